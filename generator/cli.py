@@ -1,0 +1,100 @@
+"""The ``pnp`` command line: thin wrappers that turn pipeline results into text and exit codes.
+
+Exit codes: 0 clean, 1 findings of severity error, 2 usage or I/O error. Bad input never shows a
+Python traceback; an unexpected internal error prints one line (set PNP_DEBUG=1 for the trace).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from generator.errors import UsageError
+from generator.findings import has_errors, render_json, render_text
+from generator.pack import display_path, load_pack
+from generator.validate import validate
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+PACK_ARG = click.argument("pack", type=click.Path(path_type=Path))
+WITH_OPT = click.option("--with", "expansions", multiple=True, type=click.Path(path_type=Path),
+                        help="an expansion pack to load together with PACK (repeatable)")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="pnp")
+def cli() -> None:
+    """Print-and-play card sheets from YAML card definitions."""
+
+
+@cli.command("validate")
+@PACK_ARG
+@WITH_OPT
+@click.option("--locale", "locales", multiple=True, help="also check this translation")
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text")
+def validate_command(pack: Path, expansions: tuple[Path, ...], locales: tuple[str, ...],
+                     output_format: str) -> None:
+    """Check a pack's files, schemas and game rules; report every problem found."""
+    result = validate(pack, expansions)
+    findings = result.findings
+    if output_format == "json":
+        cards = result.card_set.cards if result.card_set else ()
+        click.echo(render_json(findings, {"cards": len(cards),
+                                          "copies": sum(c.count for c in cards)}))
+    else:
+        click.echo(render_text(findings))
+    sys.exit(EXIT_FINDINGS if has_errors(findings) else EXIT_CLEAN)
+
+
+@cli.command("schema")
+@PACK_ARG
+@click.option("--out", "out_dir", type=click.Path(path_type=Path), default=None,
+              help="folder to write to (default: PACK/schemas)")
+def schema_command(pack: Path, out_dir: Path | None) -> None:
+    """Write the JSON Schemas of PACK's game for editors (yaml-language-server)."""
+    from generator.schemaexport import export_schemas
+
+    load = load_pack(pack)
+    if load.game is None:
+        click.echo(render_text(load.findings), err=True)
+        sys.exit(EXIT_FINDINGS)
+    target = out_dir or pack / "schemas"
+    try:
+        written = export_schemas(load.game, target)
+    except OSError as exc:
+        raise UsageError(f"{display_path(target)}: cannot write schemas: {exc.strerror}") from None
+    for path in written:
+        click.echo(display_path(path))
+    click.echo("add to the top of a card file:  "
+               f"# yaml-language-server: $schema={display_path(target / 'card-file.schema.json')}")
+
+
+def main() -> None:
+    try:
+        cli.main(standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(EXIT_USAGE)
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(EXIT_USAGE)
+    except UsageError as exc:
+        click.echo(f"pnp: error: {exc}", err=True)
+        sys.exit(EXIT_USAGE)
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except Exception as exc:  # an internal bug must still not dump a trace on a user
+        if os.environ.get("PNP_DEBUG"):
+            raise
+        click.echo(f"pnp: internal error: {type(exc).__name__}: {exc} "
+                   "(run with PNP_DEBUG=1 for details and please report it)", err=True)
+        sys.exit(EXIT_USAGE)
+
+
+if __name__ == "__main__":
+    main()

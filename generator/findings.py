@@ -1,0 +1,92 @@
+"""Findings: the one currency every check speaks, printed as text or as the JSON document.
+
+A finding is never an exception: checks return lists of them so that a user sees every problem
+of a pack in one run, not only the first.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+
+from generator.location import Location
+
+
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    severity: Severity
+    code: str
+    message: str
+    location: Location
+    card: str | None = None
+    locale: str | None = None
+
+    def as_text(self) -> str:
+        extra = []
+        if self.card:
+            extra.append(f"card {self.card}")
+        if self.locale:
+            extra.append(f"locale {self.locale}")
+        suffix = f" ({', '.join(extra)})" if extra else ""
+        return f"{self.location}: {self.severity}[{self.code}]: {self.message}{suffix}"
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "severity": str(self.severity),
+            "code": self.code,
+            "message": self.message,
+            "file": self.location.file,
+            "line": self.location.line,
+            "column": self.location.column,
+            "card": self.card,
+            "locale": self.locale,
+        }
+
+
+def error(code: str, message: str, location: Location, card: str | None = None,
+          locale: str | None = None) -> Finding:
+    return Finding(Severity.ERROR, code, message, location, card, locale)
+
+
+def warning(code: str, message: str, location: Location, card: str | None = None,
+            locale: str | None = None) -> Finding:
+    return Finding(Severity.WARNING, code, message, location, card, locale)
+
+
+def sort_key(finding: Finding) -> tuple[str, int, int, str]:
+    loc = finding.location
+    return (loc.file, loc.line, loc.column, finding.code)
+
+
+def has_errors(findings: Iterable[Finding]) -> bool:
+    return any(f.severity is Severity.ERROR for f in findings)
+
+
+def summary(findings: list[Finding]) -> dict[str, int]:
+    errors = sum(1 for f in findings if f.severity is Severity.ERROR)
+    return {"errors": errors, "warnings": len(findings) - errors}
+
+
+def render_text(findings: list[Finding]) -> str:
+    lines = [f.as_text() for f in sorted(findings, key=sort_key)]
+    counts = summary(findings)
+    lines.append(f"{counts['errors']} error(s), {counts['warnings']} warning(s)")
+    return "\n".join(lines)
+
+
+def render_json(findings: list[Finding], extra_summary: dict[str, object] | None = None) -> str:
+    doc_summary: dict[str, object] = dict(summary(findings))
+    if extra_summary:
+        doc_summary.update(extra_summary)
+    doc = {
+        "findings": [f.as_json() for f in sorted(findings, key=sort_key)],
+        "summary": doc_summary,
+    }
+    return json.dumps(doc, ensure_ascii=False, indent=2)

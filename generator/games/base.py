@@ -1,0 +1,38 @@
+"""What a game module provides to the generic pipeline.
+
+Adding a game means a pack folder, templates and one module under ``generator.games`` exposing a
+``GAME`` object of this shape; nothing else in the package knows game names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from generator.findings import Finding
+from generator.model import Card, CardSet, SourceRef
+
+CardBuilder = Callable[[Mapping[str, object], str, SourceRef], Card]
+RuleCheck = Callable[[CardSet], list[Finding]]
+
+
+@dataclass(frozen=True, slots=True)
+class CardKind:
+    name: str
+    schema: str  # file name inside the game's schema package
+    build: CardBuilder
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    name: str
+    title: str
+    schema_package: str
+    kinds: Mapping[str, CardKind]
+    rules: tuple[RuleCheck, ...] = field(default=())
+
+    def check(self, card_set: CardSet) -> list[Finding]:
+        findings: list[Finding] = []
+        for rule in self.rules:
+            findings.extend(rule(card_set))
+        return findings

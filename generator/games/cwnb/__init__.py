@@ -1,0 +1,20 @@
+"""Cold War Naval Battles (seed 001): card kinds, schemas, rules and drawing widgets."""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from generator.games.base import CardKind, Game
+from generator.games.cwnb.model import build_action, build_player_order, build_ship
+
+GAME = Game(
+    name="cwnb",
+    title="Cold War Naval Battles",
+    schema_package="generator.games.cwnb.schemas",
+    kinds=MappingProxyType({
+        "ship": CardKind("ship", "ship.schema.json", build_ship),
+        "action": CardKind("action", "action.schema.json", build_action),
+        "player_order": CardKind("player_order", "player_order.schema.json",
+                                 build_player_order),
+    }),
+)

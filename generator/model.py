@@ -1,0 +1,123 @@
+"""Typed, immutable objects that every stage after schema checking works with.
+
+Game modules subclass :class:`Card` for their card kinds; layout and rules code never sees the raw
+YAML dictionaries, only these objects, each of which remembers where it was written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+
+from generator.location import Location
+
+CARD_SIZES_MM: Mapping[str, tuple[float, float]] = MappingProxyType({
+    "poker": (63.5, 88.9),
+    "bridge": (57.2, 88.9),
+    "mini": (44.5, 63.5),
+    "tarot": (70.0, 120.0),
+    "square": (70.0, 70.0),
+})
+
+
+@dataclass(frozen=True, slots=True)
+class CardSize:
+    width_mm: float
+    height_mm: float
+    name: str = "custom"
+
+    @classmethod
+    def from_spec(cls, spec: object) -> CardSize:
+        if isinstance(spec, str):
+            width, height = CARD_SIZES_MM[spec]
+            return cls(width, height, spec)
+        if isinstance(spec, Mapping):
+            return cls(float(spec["width_mm"]), float(spec["height_mm"]))
+        width, height = CARD_SIZES_MM["poker"]
+        return cls(width, height, "poker")
+
+
+@dataclass(frozen=True, slots=True)
+class SourceRef:
+    """Where a card was written, with the location of each of its fields."""
+
+    location: Location
+    fields: Mapping[str, Location] = field(default_factory=dict, compare=False, hash=False)
+
+    def of(self, field_name: str) -> Location:
+        return self.fields.get(field_name, self.location)
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """What every card of every game has; games add their own fields in subclasses."""
+
+    id: str
+    kind: str
+    count: int
+    pack: str
+    source: SourceRef = field(compare=False, hash=False)
+
+    #: names of the fields a translator translates (class attribute, overridden per kind)
+    TRANSLATABLE = ()
+
+    def text_fields(self) -> dict[str, str]:
+        """The translatable texts of this card, by field name (empty ones left out)."""
+        result: dict[str, str] = {}
+        for name in self.TRANSLATABLE:
+            value = getattr(self, name, None)
+            if isinstance(value, str) and value:
+                result[name] = value
+        return result
+
+
+@dataclass(frozen=True, slots=True)
+class Manifest:
+    pack: str
+    game: str
+    name: str
+    version: str
+    source_locale: str
+    locales: tuple[str, ...]
+    set_mark: str
+    set_mark_label: str
+    card_size: CardSize
+    extends: str | None
+    location: Location
+
+
+@dataclass(frozen=True, slots=True)
+class Pack:
+    """One loaded pack: its manifest, the folder it came from and its cards in file order."""
+
+    manifest: Manifest
+    root: Path
+    cards: tuple[Card, ...]
+
+    @property
+    def total_copies(self) -> int:
+        return sum(card.count for card in self.cards)
+
+
+@dataclass(frozen=True, slots=True)
+class CardSet:
+    """A base pack with the expansions loaded alongside it (``--with``)."""
+
+    base: Pack
+    expansions: tuple[Pack, ...] = ()
+
+    @property
+    def packs(self) -> tuple[Pack, ...]:
+        return (self.base, *self.expansions)
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return tuple(card for pack in self.packs for card in pack.cards)
+
+    def manifest_of(self, card: Card) -> Manifest:
+        for pack in self.packs:
+            if pack.manifest.pack == card.pack:
+                return pack.manifest
+        return self.base.manifest

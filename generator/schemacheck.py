@@ -1,0 +1,142 @@
+"""JSON Schema (2020-12) checking with findings that name the field, the value and a fix.
+
+jsonschema's raw messages ("'x' is not one of [...]") are written for programmers; here each
+validator keyword maps to a stable finding code and a sentence for a card author, located at the
+offending key or value of the YAML source.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError, best_match
+
+from generator.findings import Finding, error
+from generator.yamlsource import PathKey, YamlDocument
+
+_TYPE_WORDS = {
+    "integer": "a whole number",
+    "number": "a number",
+    "string": "text",
+    "array": "a list",
+    "object": "a mapping",
+    "boolean": "true or false",
+}
+
+_PYTHON_TYPE_WORDS = {
+    bool: "true/false",
+    int: "a whole number",
+    float: "a number",
+    str: "text",
+    list: "a list",
+    dict: "a mapping",
+    type(None): "nothing (null)",
+}
+
+
+def load_schema(package: str, name: str) -> dict[str, Any]:
+    """Read a schema shipped as package data."""
+    return _load_schema_cached(package, name)
+
+
+@cache
+def _load_schema_cached(package: str, name: str) -> dict[str, Any]:
+    text = resources.files(package).joinpath(name).read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+@cache
+def _validator(package: str, name: str) -> Draft202012Validator:
+    return Draft202012Validator(load_schema(package, name))
+
+
+def describe_type(value: object) -> str:
+    for kind, word in _PYTHON_TYPE_WORDS.items():
+        if type(value) is kind:
+            return word
+    return type(value).__name__
+
+
+def _field_name(path: PathKey) -> str:
+    names = [str(p) for p in path if isinstance(p, str)]
+    return names[-1] if names else "value"
+
+
+def did_you_mean(word: str, choices: list[str]) -> str:
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
+def _allowed_properties(schema: dict[str, Any]) -> list[str]:
+    return sorted(schema.get("properties", {}))
+
+
+def _finding_for(err: ValidationError, doc: YamlDocument, base: PathKey,
+                 card: str | None) -> Finding:
+    path: PathKey = (*base, *err.absolute_path)
+    field = _field_name(path)
+    keyword = err.validator
+    instance = err.instance
+    if keyword == "additionalProperties":
+        allowed = _allowed_properties(err.schema)
+        extra = [k for k in instance if k not in allowed] if isinstance(instance, dict) else []
+        name = str(extra[0]) if extra else "?"
+        hint = did_you_mean(name, allowed)
+        return error("unknown-field", f"unknown field '{name}'{hint}",
+                     doc.where_key((*path, name)), card)
+    if keyword == "required":
+        missing = err.message.split("'")[1] if "'" in err.message else "?"
+        return error("missing-field", f"required field '{missing}' is missing",
+                     doc.where(path), card)
+    if keyword == "type":
+        wanted = err.validator_value
+        wanted_words = " or ".join(_TYPE_WORDS.get(w, w) for w in
+                                   (wanted if isinstance(wanted, list) else [wanted]))
+        return error("wrong-type",
+                     f"'{field}' must be {wanted_words}, not {describe_type(instance)} "
+                     f"({instance!r})", doc.where(path), card)
+    if keyword in {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"}:
+        bound = {"minimum": "at least", "maximum": "at most",
+                 "exclusiveMinimum": "more than", "exclusiveMaximum": "less than"}[keyword]
+        return error("out-of-range",
+                     f"'{field}' is {instance}; it must be {bound} {err.validator_value}",
+                     doc.where(path), card)
+    if keyword in {"enum", "const"}:
+        choices = err.validator_value if keyword == "enum" else [err.validator_value]
+        shown = ", ".join(str(c) for c in choices)
+        hint = did_you_mean(str(instance), [str(c) for c in choices])
+        return error("unknown-value",
+                     f"'{field}' is {instance!r}; expected one of: {shown}{hint}",
+                     doc.where(path), card)
+    if keyword in {"minItems", "maxItems", "minLength", "maxLength"}:
+        return error("wrong-length", f"'{field}': {err.message}", doc.where(path), card)
+    if keyword == "pattern":
+        return error("bad-format",
+                     f"'{field}' is {instance!r}; it must match {err.validator_value} "
+                     "(lowercase letters, digits and '-')" if field in {"id", "pack", "game",
+                                                                         "set_mark", "extends"}
+                     else f"'{field}' is {instance!r}; it must match {err.validator_value}",
+                     doc.where(path), card)
+    if keyword == "uniqueItems":
+        return error("duplicate-item", f"'{field}' lists the same entry twice",
+                     doc.where(path), card)
+    if keyword in {"anyOf", "oneOf"}:
+        custom = err.schema.get("x-message")
+        if custom:
+            return error("bad-value", f"{custom} (got {instance!r})", doc.where(path), card)
+        return _finding_for(best_match(err.context), doc, base, card)
+    return error("schema", f"'{field}': {err.message}", doc.where(path), card)
+
+
+def check(doc: YamlDocument, package: str, schema_name: str, instance: object = None,
+          base: PathKey = (), card: str | None = None) -> list[Finding]:
+    """Validate ``instance`` (default: the whole document) and return one finding per problem."""
+    target = doc.data if instance is None else instance
+    validator = _validator(package, schema_name)
+    errors = sorted(validator.iter_errors(target), key=lambda e: list(map(str, e.absolute_path)))
+    return [_finding_for(e, doc, base, card) for e in errors]
