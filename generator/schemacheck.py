@@ -68,7 +68,7 @@ def _field_name(path: PathKey) -> str:
 
 
 def did_you_mean(word: str, choices: list[str]) -> str:
-    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.5)
     return f"; did you mean '{close[0]}'?" if close else ""
 
 
