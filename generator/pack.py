@@ -119,7 +119,8 @@ def _load_cards(doc: YamlDocument, manifest: Manifest, game: Game,
     if not isinstance(doc.data, Mapping):
         findings.append(error(
             "not-a-mapping",
-            f"a card file must be a mapping with a 'cards:' list, not {schemacheck.describe_type(doc.data)}",
+            "a card file must be a mapping with a 'cards:' list, "
+            f"not {schemacheck.describe_type(doc.data)}",
             doc.where(())))
         return []
     envelope = schemacheck.check(doc, _GENERIC_SCHEMAS, "card-file.schema.json")

@@ -97,7 +97,8 @@ class _Walker:
         if self.nodes_seen > MAX_NODES:
             raise _LoadProblem(error(
                 "yaml-too-large",
-                f"file expands to more than {MAX_NODES} values (alias expansion?); refusing to load",
+                f"file expands to more than {MAX_NODES} values (alias expansion?); "
+                "refusing to load",
                 _mark_location(self.doc.file, node.start_mark)))
         self.doc.values[path] = _mark_location(self.doc.file, node.start_mark)
         if isinstance(node, ScalarNode):

@@ -1,0 +1,1 @@
+"""Layout: a template plus a localized card become drawing operations in card millimetres."""
