@@ -49,6 +49,52 @@ def validate_command(pack: Path, expansions: tuple[Path, ...], locales: tuple[st
     sys.exit(EXIT_FINDINGS if has_errors(findings) else EXIT_CLEAN)
 
 
+def _offset(value: str) -> tuple[float, float]:
+    try:
+        dx, dy = (float(part) for part in value.split(","))
+    except ValueError:
+        raise click.BadParameter("expected DX,DY in millimetres, e.g. 0.5,-1") from None
+    if abs(dx) > 20 or abs(dy) > 20:
+        raise click.BadParameter("an offset over 20 mm is not a printer misregistration")
+    return dx, dy
+
+
+@cli.command("build")
+@PACK_ARG
+@WITH_OPT
+@click.option("--locale", default=None, help="language to print (default: the pack's source)")
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("--duplex", type=click.Choice(["long", "short", "none"]), default="long",
+              show_default=True, help="flip edge of your duplex printer; none = fronts only")
+@click.option("--back-offset", default="0,0", show_default=True,
+              help="DX,DY mm to shift back pages (measure with pnp calibrate)")
+@click.option("--out", "out_root", type=click.Path(path_type=Path), default=Path("output"),
+              show_default=True)
+@click.option("--bleed", "bleed_mm", type=click.FloatRange(0, 5), default=1.5,
+              show_default=True, help="mm of art past the trim on the sheet's outer edges")
+@click.option("--margin", "margin_mm", type=click.FloatRange(0, 20), default=3.0,
+              show_default=True, help="your printer's unprintable border in mm")
+@click.option("--cut-lines/--no-cut-lines", default=True, show_default=True,
+              help="grey hairlines along every card edge on front pages")
+@click.option("--ink-saver", is_flag=True, help="white instead of full-bleed backgrounds")
+def build_command(pack: Path, expansions: tuple[Path, ...], locale: str | None, paper: str,
+                  duplex: str, back_offset: str, out_root: Path, bleed_mm: float,
+                  margin_mm: float, cut_lines: bool, ink_saver: bool) -> None:
+    """Build print-ready PDF sheets (fronts, backs, duplex) and a layout manifest."""
+    from generator.build import build
+    from generator.impose import SheetOptions
+
+    options = SheetOptions(paper=paper, duplex=duplex, margin_mm=margin_mm, bleed_mm=bleed_mm,
+                           back_offset_mm=_offset(back_offset), cut_lines=cut_lines)
+    result = build(pack, expansions, locale, options, out_root, ink_saver=ink_saver)
+    if result.findings:
+        click.echo(render_text(result.findings), err=True)
+    if result.out_dir is None:
+        click.echo("pnp: build stopped: fix the errors above first", err=True)
+        sys.exit(EXIT_FINDINGS)
+    click.echo(f"wrote {display_path(result.out_dir)}/ ({result.pages} pages)")
+
+
 @cli.command("schema")
 @PACK_ARG
 @click.option("--out", "out_dir", type=click.Path(path_type=Path), default=None,

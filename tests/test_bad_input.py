@@ -100,7 +100,7 @@ def test_empty_file(make_pack):
 
 
 def test_non_utf8_file_names_the_byte(make_pack):
-    raw = "cards:\n  - id: a\n    name: Caf".encode() + b"\xe9\n"
+    raw = b"cards:\n  - id: a\n    name: Caf" + b"\xe9\n"
     finding = only_finding(make_pack({"ships.yaml": raw}))
     assert finding.code == "not-utf8"
     assert "0xe9" in finding.message

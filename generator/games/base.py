@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from generator.findings import Finding
 from generator.model import Card, CardSet, SourceRef
 
+FieldText = Callable[[Card, str], str]
+LabelText = Callable[[str], str]
 CardBuilder = Callable[[Mapping[str, object], str, SourceRef], Card]
 RuleCheck = Callable[[CardSet], list[Finding]]
 
@@ -24,12 +26,24 @@ class CardKind:
 
 
 @dataclass(frozen=True, slots=True)
+class Faces:
+    """How a game's cards are drawn: template names per side, printed values, widgets, icons."""
+
+    front_template: Callable[[Card], str]
+    back_template: Callable[[Card], str]
+    values: Callable[[Card, FieldText, LabelText], dict[str, object]]
+    widgets: Mapping[str, Callable[..., list]]
+    icons: Mapping[str, Callable[..., list]]
+
+
+@dataclass(frozen=True, slots=True)
 class Game:
     name: str
     title: str
     schema_package: str
     kinds: Mapping[str, CardKind]
     rules: tuple[RuleCheck, ...] = field(default=())
+    faces: Faces | None = None
 
     def check(self, card_set: CardSet) -> list[Finding]:
         findings: list[Finding] = []

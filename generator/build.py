@@ -1,0 +1,141 @@
+"""``pnp build``: validate, localize, lay out, impose, render and write the manifest.
+
+The build refuses to print a pack with rule errors (the user would cut out an unplayable deck);
+warnings are printed and the build goes on.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator.cardfaces import CardFaces, lay_out_cards
+from generator.errors import UsageError
+from generator.findings import Finding, has_errors
+from generator.impose import Imposition, Page, SheetOptions, Slot, impose
+from generator.localize import Localizer, load_catalog
+from generator.model import CardSet
+from generator.outdir import atomic_folder
+from generator.render import SheetRenderer
+from generator.validate import validate
+
+
+@dataclass(slots=True)
+class BuildResult:
+    out_dir: Path | None
+    findings: list[Finding] = field(default_factory=list)
+    pages: int = 0
+
+
+def localizer_for(card_set: CardSet, game_name: str, locale: str) -> Localizer:
+    manifest = card_set.base.manifest
+    catalog: dict[tuple[str, str], str] = {}
+    if locale != manifest.source_locale:
+        for pack in card_set.packs:
+            po = pack.root / "locales" / f"{locale}.po"
+            if po.is_file():
+                catalog.update(load_catalog(po))
+    return Localizer(game=game_name, locale=locale, source_locale=manifest.source_locale,
+                     catalog=catalog)
+
+
+def slots_of(card_set: CardSet) -> list[Slot]:
+    """Every printed copy, cards grouped by kind in a stable order (ships, actions, orders...)."""
+    kinds: list[str] = []
+    for card in card_set.cards:
+        if card.kind not in kinds:
+            kinds.append(card.kind)
+    return [Slot(card.id, copy, card.kind)
+            for kind in kinds for card in card_set.cards if card.kind == kind
+            for copy in range(1, card.count + 1)]
+
+
+def _page_json(page: Page, index: int) -> dict[str, object]:
+    return {
+        "index": index,
+        "side": page.side,
+        "sheet": page.sheet,
+        "cards": [{"id": p.card_id, "copy": p.copy, "x_mm": round(p.x, 3),
+                   "y_mm": round(p.y, 3), "w_mm": round(p.w, 3), "h_mm": round(p.h, 3),
+                   "rotation": p.rotation} for p in page.placements],
+    }
+
+
+def manifest_document(imposition: Imposition, options: SheetOptions, pack: str, locale: str,
+                      faces: CardFaces) -> dict[str, object]:
+    width, height = options.paper_size
+    pages = [_page_json(p, i) for i, p in enumerate(imposition.fronts, start=1)]
+    pages += [_page_json(p, i) for i, p in enumerate(imposition.backs, start=1)]
+    grid = imposition.grid
+    return {
+        "pack": pack,
+        "locale": locale,
+        "paper": {"name": options.paper, "width_mm": width, "height_mm": height},
+        "duplex": options.duplex,
+        "back_offset_mm": list(options.back_offset_mm),
+        "bleed_mm": options.bleed_mm,
+        "grid": {"cols": grid.cols, "rows": grid.rows, "x0_mm": grid.x0, "y0_mm": grid.y0},
+        "files": {"fronts": "fronts.pdf",
+                  **({"backs": "backs.pdf", "duplex": "duplex.pdf"}
+                     if options.duplex != "none" else {})},
+        "distinct_faces": len(faces.layouts),
+        "pages": pages,
+    }
+
+
+def _write_pdf(path: Path, pages: list[Page], options: SheetOptions, title: str,
+               faces: CardFaces, card_mm: tuple[float, float]) -> None:
+    renderer = SheetRenderer(path, options.paper_size, title, faces.layouts, card_mm,
+                             options.bleed_mm)
+    for page in pages:
+        renderer.add_page(page)
+    renderer.save()
+
+
+def build(pack: Path, expansions: tuple[Path, ...], locale: str | None, options: SheetOptions,
+          out_root: Path, ink_saver: bool = False) -> BuildResult:
+    checked = validate(pack, expansions)
+    result = BuildResult(out_dir=None, findings=list(checked.findings))
+    if checked.card_set is None or checked.game is None or has_errors(checked.findings):
+        return result
+    card_set, game = checked.card_set, checked.game
+    manifest = card_set.base.manifest
+    locale = locale or manifest.source_locale
+    if locale not in manifest.locales:
+        raise UsageError(f"pack '{manifest.pack}' has no locale '{locale}' "
+                         f"(it ships: {', '.join(manifest.locales)})")
+    if game.faces is None:
+        raise UsageError(f"game '{game.name}' has no card templates to print with")
+    localizer = localizer_for(card_set, game.name, locale)
+    faces = lay_out_cards(card_set, game, localizer, options.bleed_mm, ink_saver)
+    result.findings.extend(faces.findings)
+    if has_errors(faces.findings):
+        return result
+    card_size = manifest.card_size
+    label = f"{manifest.pack} \u00b7 {locale} \u00b7 {options.paper}"
+    imposition = impose(slots_of(card_set), faces.fronts, faces.backs, card_size, options,
+                        label)
+    name = "+".join(p.manifest.pack for p in card_set.packs)
+    target = out_root / name / locale / options.paper
+    card_mm = (card_size.width_mm, card_size.height_mm)
+    title = f"{manifest.name} ({locale}, {options.paper})"
+    try:
+        with atomic_folder(target) as scratch:
+            _write_pdf(scratch / "fronts.pdf", imposition.fronts, options,
+                       f"{title}: fronts", faces, card_mm)
+            if options.duplex != "none":
+                _write_pdf(scratch / "backs.pdf", imposition.backs, options,
+                           f"{title}: backs", faces, card_mm)
+                interleaved = [page for pair in zip(imposition.fronts, imposition.backs,
+                                                     strict=True) for page in pair]
+                _write_pdf(scratch / "duplex.pdf", interleaved, options,
+                           f"{title}: duplex", faces, card_mm)
+            document = manifest_document(imposition, options, name, locale, faces)
+            (scratch / "manifest.json").write_text(
+                json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"{target}: cannot write the build: {exc.strerror or exc}") from None
+    result.out_dir = target
+    result.pages = len(imposition.fronts) + len(imposition.backs)
+    return result

@@ -1,0 +1,80 @@
+"""Lay out every distinct face of a card set once, for one locale.
+
+A card printed N times, and a back shared by a whole deck, is laid out (and later drawn) once:
+faces are keyed by template and card, so the renderer can place one PDF form per face.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from generator.findings import Finding, error, warning
+from generator.games.base import Game
+from generator.layout.engine import FaceContext, FaceLayout, layout_face
+from generator.layout.symbols import set_mark_widget
+from generator.layout.template import load_palette, load_template
+from generator.localize import Localizer
+from generator.model import Card, CardSet
+
+FaceKey = tuple[str, str]  # (template name, card id or "*" for a shared face)
+
+
+@dataclass(slots=True)
+class CardFaces:
+    """Which face each card shows on each side, and the laid-out faces themselves."""
+
+    fronts: dict[str, FaceKey] = field(default_factory=dict)
+    backs: dict[str, FaceKey] = field(default_factory=dict)
+    layouts: dict[FaceKey, FaceLayout] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+
+
+def _context(game: Game, card_set: CardSet, card: Card, localizer: Localizer, palette,
+             bleed_mm: float) -> FaceContext:
+    assert game.faces is not None
+    return FaceContext(palette=palette, manifest=card_set.manifest_of(card),
+                       locale=localizer.locale, label=localizer.label,
+                       widgets={"set_mark": set_mark_widget, **game.faces.widgets},
+                       icons=game.faces.icons, bleed_mm=bleed_mm)
+
+
+def _report(layout: FaceLayout, card: Card, localizer: Localizer, side: str,
+            findings: list[Finding]) -> None:
+    for problem in layout.problems:
+        location = card.source.of(problem.field)
+        if problem.kind == "unknown-icon":
+            findings.append(error("unknown-icon", f"'{{{problem.detail}}}' in {problem.field} "
+                                  "is not an icon this game draws", location, card.id,
+                                  localizer.locale))
+            continue
+        findings.append(warning(
+            "text-overflow",
+            f"{side} {problem.field} does not fit even at {problem.size_pt:g} pt: "
+            f"{problem.overflow_mm:.1f} mm too long", location, card.id, localizer.locale))
+
+
+def lay_out_cards(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm: float,
+                  ink_saver: bool = False) -> CardFaces:
+    """Lay out the front and back of every card of ``card_set`` in ``localizer``'s locale."""
+    assert game.faces is not None
+    palette = load_palette(game.name, "ink_saver" if ink_saver else "normal")
+    result = CardFaces()
+    for card in card_set.cards:
+        values: dict[str, object] | None = None
+        manifest = card_set.manifest_of(card)
+        for side, choose, table in (("front", game.faces.front_template, result.fronts),
+                                    ("back", game.faces.back_template, result.backs)):
+            template = load_template(game.name, choose(card))
+            key: FaceKey = (template.name, "*" if template.shared else card.id)
+            table[card.id] = key
+            if key in result.layouts:
+                continue
+            if values is None:
+                values = {**game.faces.values(card, localizer.field, localizer.label),
+                          "set_mark": manifest.set_mark,
+                          "set_mark_label": manifest.set_mark_label}
+            ctx = _context(game, card_set, card, localizer, palette, bleed_mm)
+            layout = layout_face(template, values, ctx)
+            result.layouts[key] = layout
+            _report(layout, card, localizer, side, result.findings)
+    return result

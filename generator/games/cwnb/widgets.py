@@ -1,0 +1,254 @@
+"""Template widgets and inline icons of CWNB cards (what a plain rect or text cannot draw)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from generator.games.cwnb import icons
+from generator.games.cwnb.faces import chance_range
+from generator.games.cwnb.playrules import AIR_DEFENSE_RATING, summary_rows
+from generator.layout.engine import FaceContext, IconPainter, text_ops
+from generator.layout.ops import Line, Op, Rect, Text
+from generator.layout.symbols import anchor_icon, set_mark_widget
+from generator.layout.textfit import fit_text
+
+Box = tuple[float, float, float, float]
+Options = Mapping[str, object]
+
+CATEGORY_COLORS = {"attack": ("attack",), "defense": ("defense",), "special": ("special",),
+                   "asw": ("attack", "defense")}
+
+
+def _ink(ctx: FaceContext, options: Options, default: str = "ink") -> str:
+    return ctx.color(options.get("color", default)) or "#000000"
+
+
+def _chip(x: float, y: float, h: float, kind: str, detail: str, ink: str) -> tuple[list[Op],
+                                                                                float]:
+    """One weapon platform: an outlined tag with its symbol and caliber or class."""
+    icon = h * 0.78
+    pad = h * 0.11
+    if kind == "gun":
+        ops = icons.gun(x + pad, y + pad, icon, detail, ink)
+        label_pt = h * 0.46 * icons.PT_PER_MM
+        ops.append(Text(x + pad + icon + 0.6, y + h * 0.68, detail, "narrow-bold", label_pt, ink))
+        width = pad + icon + 0.6 + len(detail) * h * 0.26 + pad
+    else:
+        ops = icons.missile(x + pad, y + pad, icon, detail, ink)
+        width = pad + icon + pad
+    ops.insert(0, Rect(x, y, width, h, stroke=ink, width_pt=0.5, radius=h * 0.2))
+    return ops, width
+
+
+def platforms(values: Mapping[str, object], box: Box, options: Options,
+              ctx: FaceContext) -> list[Op]:
+    """One row per weapon kind the ship has: label, then one symbol per platform (rule 7.2:
+    a carrier's air strike rating is its number of aircraft symbols)."""
+    x, y, w, h = box
+    ink = _ink(ctx, options)
+    rows: list[tuple[str, str, list[str]]] = []
+    guns = [str(g) for g in values.get("guns") or ()]
+    missiles = [str(m) for m in values.get("missiles") or ()]
+    strikes = int(values.get("air_strike") or 0)
+    if guns:
+        rows.append(("Guns", "gun", guns))
+    if missiles:
+        rows.append(("Missiles", "missile", missiles))
+    if strikes:
+        rows.append(("Air Strike", "air", [""] * strikes))
+    if values.get("is_submarine"):
+        rows.append(("Torpedoes", "torpedo", [""]))
+    if not rows:
+        return []
+    row_h = min(h / len(rows), 7.5)
+    chip_h = row_h * 0.8
+    label_w = w * 0.34
+    ops: list[Op] = []
+    for index, (label, kind, details) in enumerate(rows):
+        top = y + index * row_h
+        label_fit = fit_text(ctx.label(label), label_w - 1.0, chip_h, "bold", 7.5, 6.0,
+                             ctx.locale)
+        ops += text_ops(label_fit, (x, top, label_w - 1.0, chip_h), "left", "middle", "bold",
+                        ink, ctx.icons)[0]
+        cursor = x + label_w
+        for detail in details:
+            if kind in {"gun", "missile"}:
+                chip, width = _chip(cursor, top, chip_h, kind, detail, ink)
+                ops += chip
+                cursor += width + 1.2
+            elif kind == "air":
+                ops += icons.aircraft(cursor, top, chip_h, ink)
+                cursor += chip_h + 1.0
+            else:
+                ops += icons.torpedo(cursor, top, chip_h * 1.4, ink)
+                cursor += chip_h * 1.4 + 1.0
+    return ops
+
+
+def air_defense(values: Mapping[str, object], box: Box, options: Options,
+                ctx: FaceContext) -> list[Op]:
+    text = str(values.get("air_defense_text") or "")
+    if not text:
+        return []
+    x, y, w, h = box
+    return icons.air_defense_badge(x, y, w, h, text, _ink(ctx, options, "defense"))
+
+
+def silhouette(values: Mapping[str, object], box: Box, options: Options,
+               ctx: FaceContext) -> list[Op]:
+    x, y, w, h = box
+    return icons.profile(x, y, w, h, str(values.get("shape", "ship")),
+                         _ink(ctx, options, "silhouette"))
+
+
+def category_bar(values: Mapping[str, object], box: Box, options: Options,
+                 ctx: FaceContext) -> list[Op]:
+    """The left-edge bar (rules 7, 8, 9) with a shape and a word, for grey printers too."""
+    x, y, w, h = box
+    category = str(values.get("category", "special"))
+    colors = [ctx.color(name) or "#000000" for name in CATEGORY_COLORS[category]]
+    bleed = ctx.bleed_mm
+    ops: list[Op] = []
+    part = (h + 2 * bleed) / len(colors)
+    for index, color in enumerate(colors):
+        ops.append(Rect(x - bleed, y - bleed + index * part, w + bleed, part, fill=color))
+    white = "#ffffff"
+    mark = w * 0.7
+    mx, my = x + (w - mark) / 2, y + 14.0
+    if category in {"attack", "asw"}:
+        ops += icons.arrow(mx, my, mark, white)
+    if category in {"defense", "asw"}:
+        ops += icons.shield(mx, my + (mark + 1.5 if category == "asw" else 0), mark, white)
+    if category == "special":
+        ops += icons.star(mx, my, mark, white)
+    label = str(values.get("category_label", "")).upper()
+    ops.append(Text(x + w * 0.68, y + h - 6.0, label, "bold", 6.5, white, "left", angle=90))
+    return ops
+
+
+def action_symbol(values: Mapping[str, object], box: Box, options: Options,
+                  ctx: FaceContext) -> list[Op]:
+    """The big symbol in the middle of an action card."""
+    x, y, w, h = box
+    size = min(w, h)
+    sx, sy = x + (w - size) / 2, y + (h - size) / 2
+    ink = _ink(ctx, options, "symbol")
+    action = str(values.get("action"))
+    if action == "gun":
+        return icons.gun(sx, sy, size, str(values.get("caliber")), ink)
+    if action == "missile":
+        return icons.missile(sx, sy, size, str(values.get("missile_class")), ink)
+    if action in {"land_air_strike", "bomber_strike", "air_cover", "crew_efficiency"}:
+        return icons.aircraft(sx, sy, size, ink)
+    if action in {"torpedo", "asw"}:
+        return icons.torpedo(sx, sy, size, ink)
+    if action in {"evasive", "ecm", "damage_control"}:
+        return icons.shield(sx, sy, size, ink)
+    if action == "additional_ship":
+        return icons.profile(x, sy, w, size, "ship", ink)
+    return icons.star(sx, sy, size, ink)
+
+
+def _rows(pairs: list[tuple[str, str]], box: Box, ink: str, ctx: FaceContext) -> list[Op]:
+    x, y, w, h = box
+    row_h = min(h / max(len(pairs), 1), 5.0)
+    ops: list[Op] = []
+    for index, (label, value) in enumerate(pairs):
+        base = y + (index + 0.75) * row_h
+        ops.append(Text(x, base, label, "regular", 7.5, ink))
+        ops.append(Text(x + w, base, value, "bold", 8.5, ink, "right"))
+        ops.append(Line(x, base + 1.1, x + w, base + 1.1, ink, 0.3))
+    return ops
+
+
+def chance_table(values: Mapping[str, object], box: Box, options: Options,
+                 ctx: FaceContext) -> list[Op]:
+    """Chance to hit on a d6: one line, or one per target state or row."""
+    ink = _ink(ctx, options)
+    pairs: list[tuple[str, str]] = []
+    if values.get("has_sub_chances"):
+        pairs.append((ctx.label("vs active submarine"), str(values["chance_vs_active"])))
+        pairs.append((ctx.label("vs passive submarine"), str(values["chance_vs_passive"])))
+    elif values.get("has_passive_only"):
+        pairs.append((ctx.label("vs passive submarine"), str(values["chance_vs_passive"])))
+    elif values.get("has_rows"):
+        for row, top in enumerate(values.get("chance_by_row") or (), start=1):
+            pairs.append((substitute_row(ctx.label("Row {row}"), row), chance_range(int(top))))
+    elif values.get("has_chance"):
+        pairs.append((ctx.label("Chance to hit"), str(values["chance_to_hit"])))
+    return _rows(pairs, box, ink, ctx)
+
+
+def substitute_row(template: str, row: int) -> str:
+    return template.replace("{row}", str(row))
+
+
+def summary_table(values: Mapping[str, object], box: Box, options: Options,
+                  ctx: FaceContext) -> list[Op]:
+    """The Action Card Summary (rule 6), printed from the engine's own attack table."""
+    x, y, w, h = box
+    ink = _ink(ctx, options)
+    rows = summary_rows()
+    row_h = h / len(rows)
+    left_w = w * 0.42
+    ops: list[Op] = []
+    for index, attack in enumerate(rows):
+        top = y + index * row_h
+        if index % 2 == 0:
+            ops.append(Rect(x, top, w, row_h, fill=ctx.color("table_band")))
+        attack_name = ctx.label(f"attack:{attack.key}")
+        answers = ", ".join(ctx.label(f"counter:{c}") if c == AIR_DEFENSE_RATING
+                            else ctx.label(f"action:{c}") for c in attack.countered_by)
+        for text, style, box_x, box_w in ((attack_name, "bold", x + 1.0, left_w - 2.4),
+                                          (answers, "regular", x + left_w, w - left_w - 1.0)):
+            fitted = fit_text(text, box_w, row_h - 0.6, style, 7.0, 6.0, ctx.locale)
+            text_box = (box_x, top + 0.3, box_w, row_h - 0.6)
+            drawn, _ = text_ops(fitted, text_box, "left", "middle", style, ink, ctx.icons)
+            ops += drawn
+    ops.append(Line(x + left_w - 0.8, y, x + left_w - 0.8, y + h, ink, 0.3))
+    return ops
+
+
+def _gun_icon(caliber: str) -> IconPainter:
+    def paint(x: float, baseline: float, size_mm: float, color: str) -> list[Op]:
+        side = size_mm * 0.95
+        return icons.gun(x, baseline - side * 0.9, side, caliber, color)
+
+    return paint
+
+
+def _missile_icon(missile_class: str) -> IconPainter:
+    def paint(x: float, baseline: float, size_mm: float, color: str) -> list[Op]:
+        side = size_mm * 0.95
+        return icons.missile(x, baseline - side * 0.86, side, missile_class, color)
+
+    return paint
+
+
+def _air_icon(x: float, baseline: float, size_mm: float, color: str) -> list[Op]:
+    side = size_mm * 0.9
+    return icons.aircraft(x + size_mm * 0.05, baseline - side * 0.95, side, color)
+
+
+ICONS: Mapping[str, IconPainter] = {
+    "gun-3in": _gun_icon("3in"),
+    "gun-5in": _gun_icon("5in"),
+    "gun-16in": _gun_icon("16in"),
+    "missile-a": _missile_icon("A"),
+    "missile-b": _missile_icon("B"),
+    "missile-c": _missile_icon("C"),
+    "air-strike": _air_icon,
+    "anchor": anchor_icon,
+}
+
+WIDGETS = {
+    "set_mark": set_mark_widget,
+    "platforms": platforms,
+    "air_defense": air_defense,
+    "silhouette": silhouette,
+    "category_bar": category_bar,
+    "action_symbol": action_symbol,
+    "chance_table": chance_table,
+    "summary_table": summary_table,
+}
+

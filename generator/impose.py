@@ -1,0 +1,271 @@
+"""Imposition: place card faces on sheets, mirror backs for duplex, and draw sheet marks.
+
+All geometry is in millimetres from the page's top-left corner (x right, y down), the same frame
+as the build manifest. A back is placed where its front's mirror image lands after the flip:
+long-edge flips mirror x, short-edge flips mirror y; the back art stays upright in both.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from generator.errors import UsageError
+from generator.layout.ops import Circle, Line, Op, Text
+from generator.model import CardSize
+
+PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+MARK_WIDTH_PT = 0.5  # >= 0.25 pt so that marks survive a home printer
+CUT_LINE_WIDTH_PT = 0.25
+MARK_COLOR = "#000000"
+CUT_COLOR = "#8c8c8c"
+MARK_GAP_MM = 0.5  # between the bleed edge and a crop mark
+MARK_LENGTH_MM = 5.0
+REGISTRATION_DIAMETER_MM = 3.5
+
+
+@dataclass(frozen=True, slots=True)
+class SheetOptions:
+    paper: str = "a4"
+    duplex: str = "long"  # long | short | none
+    margin_mm: float = 3.0  # printer's unprintable border
+    bleed_mm: float = 1.5
+    gutter_mm: float = 0.0
+    back_offset_mm: tuple[float, float] = (0.0, 0.0)
+    cut_lines: bool = True
+    new_sheet_per_kind: bool = True
+
+    @property
+    def paper_size(self) -> tuple[float, float]:
+        return PAPERS[self.paper]
+
+
+@dataclass(frozen=True, slots=True)
+class Grid:
+    cols: int
+    rows: int
+    card_w: float
+    card_h: float
+    gutter: float
+    x0: float  # left edge of the first column's trim
+    y0: float  # top edge of the first row's trim
+
+    @property
+    def per_sheet(self) -> int:
+        return self.cols * self.rows
+
+    @property
+    def width(self) -> float:
+        return self.cols * self.card_w + (self.cols - 1) * self.gutter
+
+    @property
+    def height(self) -> float:
+        return self.rows * self.card_h + (self.rows - 1) * self.gutter
+
+    def cell(self, index: int) -> tuple[float, float]:
+        col, row = index % self.cols, index // self.cols
+        return (self.x0 + col * (self.card_w + self.gutter),
+                self.y0 + row * (self.card_h + self.gutter))
+
+
+def compute_grid(options: SheetOptions, card: CardSize) -> Grid:
+    """As many cards as fit inside the printable area with room for the outer bleed."""
+    width, height = options.paper_size
+    usable_w = width - 2 * (options.margin_mm + options.bleed_mm)
+    usable_h = height - 2 * (options.margin_mm + options.bleed_mm)
+    g = options.gutter_mm
+    cols = math.floor((usable_w + g) / (card.width_mm + g) + 1e-9)
+    rows = math.floor((usable_h + g) / (card.height_mm + g) + 1e-9)
+    if cols < 1 or rows < 1:
+        raise UsageError(f"a {card.width_mm} x {card.height_mm} mm card does not fit on "
+                         f"{options.paper} with {options.margin_mm} mm margins")
+    grid_w = cols * card.width_mm + (cols - 1) * g
+    grid_h = rows * card.height_mm + (rows - 1) * g
+    return Grid(cols, rows, card.width_mm, card.height_mm, g,
+                round((width - grid_w) / 2, 4), round((height - grid_h) / 2, 4))
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    card_id: str
+    copy: int  # 1-based copy number of that card
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    card_id: str
+    copy: int
+    face: tuple[str, str]
+    x: float
+    y: float
+    w: float
+    h: float
+    #: sides (top, right, bottom, left) on which the face's bleed may show (outer grid edges)
+    bleed_sides: tuple[bool, bool, bool, bool]
+    rotation: int = 0
+
+
+@dataclass(slots=True)
+class Page:
+    side: str  # front | back
+    sheet: int  # 1-based
+    placements: list[Placement] = field(default_factory=list)
+    marks: list[Op] = field(default_factory=list)
+
+
+def paginate(slots: list[Slot], per_sheet: int, new_sheet_per_kind: bool) -> list[list[Slot]]:
+    """Split the copies into sheets; a new kind of card starts a new sheet when asked."""
+    sheets: list[list[Slot]] = []
+    for slot in slots:
+        starts_new = (not sheets or len(sheets[-1]) == per_sheet
+                      or (new_sheet_per_kind and sheets[-1][-1].kind != slot.kind))
+        if starts_new:
+            sheets.append([])
+        sheets[-1].append(slot)
+    return sheets
+
+
+def mirror(x: float, y: float, w: float, h: float, paper: tuple[float, float],
+           duplex: str) -> tuple[float, float]:
+    """Where the back of the rectangle (x, y, w, h) must be drawn on the back page."""
+    width, height = paper
+    if duplex == "short":
+        return x, height - y - h
+    return width - x - w, y
+
+
+def _bleed_sides(grid: Grid, index: int, gutter_room: bool) -> tuple[bool, bool, bool, bool]:
+    col, row = index % grid.cols, index // grid.cols
+    inner = gutter_room
+    return (row == 0 or inner, col == grid.cols - 1 or inner,
+            row == grid.rows - 1 or inner, col == 0 or inner)
+
+
+def _crop_marks(grid: Grid, options: SheetOptions) -> list[Op]:
+    """Short lines outside the grid, continuing every cut line, stopping at the printer margin."""
+    width, height = options.paper_size
+    start = options.bleed_mm + MARK_GAP_MM
+    ops: list[Op] = []
+    xs = sorted({grid.x0 + c * (grid.card_w + grid.gutter) for c in range(grid.cols)}
+                | {grid.x0 + c * (grid.card_w + grid.gutter) + grid.card_w
+                   for c in range(grid.cols)})
+    ys = sorted({grid.y0 + r * (grid.card_h + grid.gutter) for r in range(grid.rows)}
+                | {grid.y0 + r * (grid.card_h + grid.gutter) + grid.card_h
+                   for r in range(grid.rows)})
+    top_from, top_to = grid.y0 - start, max(options.margin_mm, grid.y0 - start - MARK_LENGTH_MM)
+    bottom_from = grid.y0 + grid.height + start
+    bottom_to = min(height - options.margin_mm, bottom_from + MARK_LENGTH_MM)
+    left_from, left_to = grid.x0 - start, max(options.margin_mm, grid.x0 - start - MARK_LENGTH_MM)
+    right_from = grid.x0 + grid.width + start
+    right_to = min(width - options.margin_mm, right_from + MARK_LENGTH_MM)
+    for x in xs:
+        if top_from > top_to:
+            ops.append(Line(x, top_from, x, top_to, MARK_COLOR, MARK_WIDTH_PT))
+        if bottom_to > bottom_from:
+            ops.append(Line(x, bottom_from, x, bottom_to, MARK_COLOR, MARK_WIDTH_PT))
+    for y in ys:
+        if left_from > left_to:
+            ops.append(Line(left_from, y, left_to, y, MARK_COLOR, MARK_WIDTH_PT))
+        if right_to > right_from:
+            ops.append(Line(right_from, y, right_to, y, MARK_COLOR, MARK_WIDTH_PT))
+    return ops
+
+
+def _cut_lines(grid: Grid) -> list[Op]:
+    """Hairlines along every card edge of a front page (the original's grey cut lines, 2.1)."""
+    ops: list[Op] = []
+    for c in range(grid.cols):
+        for edge in (0.0, grid.card_w):
+            x = grid.x0 + c * (grid.card_w + grid.gutter) + edge
+            ops.append(Line(x, grid.y0, x, grid.y0 + grid.height, CUT_COLOR, CUT_LINE_WIDTH_PT))
+    for r in range(grid.rows):
+        for edge in (0.0, grid.card_h):
+            y = grid.y0 + r * (grid.card_h + grid.gutter) + edge
+            ops.append(Line(grid.x0, y, grid.x0 + grid.width, y, CUT_COLOR, CUT_LINE_WIDTH_PT))
+    return ops
+
+
+def registration_centers(options: SheetOptions) -> list[tuple[float, float]]:
+    """Centres of the two registration targets, mid-height in the side margins."""
+    width, height = options.paper_size
+    return [(options.margin_mm + REGISTRATION_DIAMETER_MM / 2 + 0.3, height / 2),
+            (width - options.margin_mm - REGISTRATION_DIAMETER_MM / 2 - 0.3, height / 2)]
+
+
+def _registration(options: SheetOptions) -> list[Op]:
+    r = REGISTRATION_DIAMETER_MM / 2
+    ops: list[Op] = []
+    for cx, cy in registration_centers(options):
+        ops.append(Circle(cx, cy, r * 0.6, stroke=MARK_COLOR, width_pt=MARK_WIDTH_PT))
+        ops.append(Line(cx - r, cy, cx + r, cy, MARK_COLOR, MARK_WIDTH_PT))
+        ops.append(Line(cx, cy - r, cx, cy + r, MARK_COLOR, MARK_WIDTH_PT))
+    return ops
+
+
+def _label(grid: Grid, options: SheetOptions, text: str) -> Op:
+    """The sheet label: above the first column if there is room, else up the left margin."""
+    room_top = grid.y0 - options.bleed_mm - options.margin_mm
+    if room_top >= 6.0:
+        return Text(grid.x0 + 2.0, grid.y0 - options.bleed_mm - 1.2, text, "regular", 6.0,
+                    MARK_COLOR)
+    x = options.margin_mm + 2.4
+    return Text(x, grid.y0 + grid.height - 4.0, text, "regular", 6.0, MARK_COLOR, angle=90)
+
+
+def _shift(op: Op, dx: float, dy: float) -> Op:
+    from dataclasses import replace
+
+    if isinstance(op, Line):
+        return replace(op, x1=op.x1 + dx, y1=op.y1 + dy, x2=op.x2 + dx, y2=op.y2 + dy)
+    if isinstance(op, Circle):
+        return replace(op, cx=op.cx + dx, cy=op.cy + dy)
+    if isinstance(op, Text):
+        return replace(op, x=op.x + dx, y=op.y + dy)
+    return op
+
+
+@dataclass(slots=True)
+class Imposition:
+    grid: Grid
+    fronts: list[Page]
+    backs: list[Page]
+
+
+def impose(slots: list[Slot], fronts: dict[str, tuple[str, str]],
+           backs: dict[str, tuple[str, str]], card: CardSize, options: SheetOptions,
+           label: str) -> Imposition:
+    """Lay the copies out on front pages and, unless simplex, their mirrored back pages."""
+    grid = compute_grid(options, card)
+    sheets = paginate(slots, grid.per_sheet, options.new_sheet_per_kind)
+    paper = options.paper_size
+    gutter_room = options.gutter_mm >= 2 * options.bleed_mm
+    dx, dy = options.back_offset_mm
+    result = Imposition(grid, [], [])
+    for number, sheet in enumerate(sheets, start=1):
+        tag = f"{label} \u00b7 sheet {number}/{len(sheets)}"
+        front = Page("front", number)
+        front.marks += _crop_marks(grid, options) + _registration(options)
+        if options.cut_lines:
+            front.marks += _cut_lines(grid)
+        front.marks.append(_label(grid, options, f"{tag} \u00b7 front"))
+        back = Page("back", number)
+        back.marks += [_shift(op, dx, dy) for op in
+                       _crop_marks(grid, options) + _registration(options)]
+        back.marks.append(_shift(_label(grid, options, f"{tag} \u00b7 back"), dx, dy))
+        for index, slot in enumerate(sheet):
+            x, y = grid.cell(index)
+            top, right, bottom, left = _bleed_sides(grid, index, gutter_room)
+            front.placements.append(Placement(slot.card_id, slot.copy, fronts[slot.card_id],
+                                              x, y, grid.card_w, grid.card_h,
+                                              (top, right, bottom, left)))
+            bx, by = mirror(x, y, grid.card_w, grid.card_h, paper, options.duplex)
+            back_sides = ((top, left, bottom, right) if options.duplex != "short"
+                          else (bottom, right, top, left))
+            back.placements.append(Placement(slot.card_id, slot.copy, backs[slot.card_id],
+                                             round(bx + dx, 4), round(by + dy, 4), grid.card_w,
+                                             grid.card_h, back_sides))
+        result.fronts.append(front)
+        if options.duplex != "none":
+            result.backs.append(back)
+    return result

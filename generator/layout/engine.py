@@ -1,0 +1,199 @@
+"""Lay out one card face: template elements + face values -> drawing operations.
+
+The engine knows nothing of any game: values come from the game's ``face_values``, drawings of
+game things (weapon symbols, rating badges) from its widgets and inline icons.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from generator.layout.ops import Line, Op, Rect, Text
+from generator.layout.template import Element, Template, TemplateError
+from generator.layout.textfit import PT_TO_MM, FittedText, fit_text
+from generator.model import Manifest
+
+Box = tuple[float, float, float, float]
+IconPainter = Callable[[float, float, float, str], list[Op]]  # x, baseline, size mm, color
+_VALUE = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
+ASCENT = 0.74  # cap-height-ish share of the font size above the baseline (PT Sans)
+
+
+@dataclass(frozen=True, slots=True)
+class TextProblem:
+    """A text that did not fit, or named an icon nobody draws."""
+
+    field: str
+    overflow_mm: float
+    size_pt: float
+    kind: str = "overflow"  # overflow | unknown-icon
+    detail: str = ""
+
+
+@dataclass(slots=True)
+class FaceContext:
+    """Everything a face needs besides the card: palette, marks, locale, label translation."""
+
+    palette: Mapping[str, str]
+    manifest: Manifest
+    locale: str
+    label: Callable[[str], str]
+    widgets: Mapping[str, Callable[..., list[Op]]]
+    icons: Mapping[str, IconPainter]
+    bleed_mm: float = 0.0
+
+    def color(self, name: object) -> str | None:
+        if name in (None, "none"):
+            return None
+        text = str(name)
+        if text.startswith("#"):
+            return text
+        if text not in self.palette:
+            raise TemplateError(f"unknown colour '{text}' (not in the palette)")
+        return self.palette[text]
+
+
+@dataclass(slots=True)
+class FaceLayout:
+    ops: list[Op] = field(default_factory=list)
+    problems: list[TextProblem] = field(default_factory=list)
+
+
+def substitute(text: str, values: Mapping[str, object]) -> str:
+    """Fill ``{name}`` placeholders from the face values; other braces are inline icons."""
+
+    def replace(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name not in values:
+            return match.group(0)
+        value = values[name]
+        return "" if value is None else str(value)
+
+    return _VALUE.sub(replace, text)
+
+
+def _visible(element: Element, values: Mapping[str, object]) -> bool:
+    when = element.get("when")
+    unless = element.get("unless")
+    if when is not None and not values.get(str(when)):
+        return False
+    return not (unless is not None and values.get(str(unless)))
+
+
+def text_ops(fitted: FittedText, box: Box, align: str, valign: str, font: str, color: str,
+             icons: Mapping[str, IconPainter]) -> tuple[list[Op], list[str]]:
+    """Position fitted lines in the box; returns ops and the names of unknown icons."""
+    x, y, w, h = box
+    size_mm = fitted.size_pt * PT_TO_MM
+    block = (len(fitted.lines) - 1) * fitted.leading_mm + size_mm * ASCENT if fitted.lines else 0
+    top = {"top": y, "middle": y + (h - block) / 2, "bottom": y + h - block}.get(valign, y)
+    ops: list[Op] = []
+    unknown: list[str] = []
+    for index, line in enumerate(fitted.lines):
+        baseline = top + size_mm * ASCENT + index * fitted.leading_mm
+        start = {"left": x, "center": x + (w - line.width_mm) / 2,
+                 "right": x + w - line.width_mm}.get(align, x)
+        cursor = start
+        pending = ""
+        pending_x = cursor
+        for piece in line.pieces:
+            if piece.icon is None:
+                if not pending:
+                    pending_x = cursor
+                pending += piece.text
+            else:
+                if pending:
+                    ops.append(Text(pending_x, baseline, pending, font, fitted.size_pt, color))
+                    pending = ""
+                painter = icons.get(piece.icon)
+                if painter is None:
+                    unknown.append(piece.icon)
+                else:
+                    ops.extend(painter(cursor, baseline, size_mm, color))
+            cursor += piece.width_mm
+        if pending:
+            ops.append(Text(pending_x, baseline, pending, font, fitted.size_pt, color))
+    return ops, unknown
+
+
+def _text_element(element: Element, values: Mapping[str, object], ctx: FaceContext,
+                  layout: FaceLayout) -> None:
+    if "label" in element.props:
+        content = ctx.label(str(element.get("label")))
+    else:
+        content = substitute(str(element.get("text", "")), values)
+    if element.get("upper"):
+        content = content.upper()
+    if not content.strip():
+        return
+    font = str(element.get("font", "regular"))
+    size = float(element.get("size", 8))
+    fitted = fit_text(content, element.box[2], element.box[3], font, size,
+                      float(element.get("min_size", size)),
+                      ctx.locale if element.get("hyphenate", True) else None)
+    raw = str(element.get("text", ""))
+    single = _VALUE.fullmatch(raw)
+    field_name = str(element.get("field") or (single.group(1) if single else
+                                               element.get("label", "text")))
+    if not fitted.fits:
+        layout.problems.append(TextProblem(field_name, fitted.overflow_mm, fitted.size_pt))
+    color = ctx.color(element.get("color", "ink")) or "#000000"
+    ops, unknown = text_ops(fitted, element.box, str(element.get("align", "left")),
+                            str(element.get("valign", "top")), font, color, ctx.icons)
+    layout.ops.extend(ops)
+    for name in unknown:
+        layout.problems.append(TextProblem(field_name, 0.0, fitted.size_pt, "unknown-icon", name))
+
+
+_SIDES = ("top", "right", "bottom", "left")
+
+
+def _bleed_box(box: Box, bleed: object, amount: float) -> Box:
+    """Grow a box past the trim on the sides named (``true`` = all four)."""
+    sides = _SIDES if bleed is True else tuple(bleed) if isinstance(bleed, list) else ()
+    x, y, w, h = box
+    if "left" in sides:
+        x, w = x - amount, w + amount
+    if "right" in sides:
+        w += amount
+    if "top" in sides:
+        y, h = y - amount, h + amount
+    if "bottom" in sides:
+        h += amount
+    return x, y, w, h
+
+
+def _rect_element(element: Element, values: Mapping[str, object], ctx: FaceContext,
+                  layout: FaceLayout) -> None:
+    x, y, w, h = _bleed_box(element.box, element.get("bleed"), ctx.bleed_mm)
+    fill = element.get("fill")
+    fill = substitute(str(fill), values) if fill is not None else None
+    layout.ops.append(Rect(x, y, w, h, fill=ctx.color(fill),
+                           stroke=ctx.color(element.get("stroke")),
+                           width_pt=float(element.get("stroke_width", 0.5)),
+                           radius=float(element.get("radius", 0.0))))
+
+
+def layout_face(template: Template, values: Mapping[str, object], ctx: FaceContext) -> FaceLayout:
+    layout = FaceLayout()
+    for element in template.elements:
+        if not _visible(element, values):
+            continue
+        if element.type == "rect":
+            _rect_element(element, values, ctx, layout)
+        elif element.type == "line":
+            x, y, w, h = element.box
+            layout.ops.append(Line(x, y, x + w, y + h, ctx.color(element.get("stroke", "ink")),
+                                   float(element.get("stroke_width", 0.5))))
+        elif element.type == "text":
+            _text_element(element, values, ctx, layout)
+        else:
+            name = str(element.get("widget"))
+            widget = ctx.widgets.get(name)
+            if widget is None:
+                raise TemplateError(f"template {template.name}: unknown widget '{name}'")
+            options = element.get("options", {}) or {}
+            layout.ops.extend(widget(values, element.box, options, ctx))
+    return layout

@@ -1,0 +1,85 @@
+"""Drawing operations: what layout produces and render consumes.
+
+Coordinates are millimetres with the origin at the top-left corner of the card (or the page, for
+sheet marks), x to the right and y down: the same convention as the build manifest. Only the
+renderer knows PDF points and PDF's upward y axis.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+Color = str | None  # "#rrggbb" or None for "no paint"
+
+
+@dataclass(frozen=True, slots=True)
+class Rect:
+    x: float
+    y: float
+    w: float
+    h: float
+    fill: Color = None
+    stroke: Color = None
+    width_pt: float = 0.5
+    radius: float = 0.0
+    dash: tuple[float, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Polygon:
+    points: tuple[tuple[float, float], ...]
+    fill: Color = None
+    stroke: Color = None
+    width_pt: float = 0.5
+    closed: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Circle:
+    cx: float
+    cy: float
+    r: float
+    fill: Color = None
+    stroke: Color = None
+    width_pt: float = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class Arc:
+    """Part of a circle; angles in degrees, counter-clockwise on paper, 0 = 3 o'clock."""
+
+    cx: float
+    cy: float
+    r: float
+    start_deg: float
+    extent_deg: float
+    stroke: Color = "#000000"
+    width_pt: float = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    stroke: Color = "#000000"
+    width_pt: float = 0.5
+    dash: tuple[float, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """One line of text; ``y`` is the baseline, ``anchor`` says what ``x`` is."""
+
+    x: float
+    y: float
+    text: str
+    font: str  # a style name of generator.fonts
+    size_pt: float
+    color: Color = "#000000"
+    anchor: str = "left"  # left | center | right
+    angle: float = 0.0  # degrees counter-clockwise about (x, y)
+
+
+Op = Rect | Polygon | Circle | Arc | Line | Text

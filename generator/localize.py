@@ -1,0 +1,85 @@
+"""Localization: resolve each translatable card field and template label for one locale.
+
+The source locale prints the card files' own text. Other locales read the pack's gettext
+catalog ``locales/<lang>.po``; a message missing there falls back to the source text and is
+recorded, so that validate and build can report it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import yaml
+
+from generator.layout.template import TEMPLATES_ROOT
+from generator.model import Card
+
+LABEL_CONTEXT = "label"
+
+
+def field_context(card_id: str, field_name: str) -> str:
+    """The msgctxt of a card field's message: card id + field, as DESIGN.md fixes."""
+    return f"{card_id}.{field_name}"
+
+
+@cache
+def source_labels(game: str) -> Mapping[str, str]:
+    """Label key -> source-language text (``templates/<game>/labels.yaml``)."""
+    path = TEMPLATES_ROOT / game / "labels.yaml"
+    if not path.is_file():
+        return {}
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return {str(k): str(v) for k, v in data.items()}
+
+
+@dataclass(slots=True)
+class Localizer:
+    """Texts for one locale; ``catalog`` maps (msgctxt, msgid) -> translation."""
+
+    game: str
+    locale: str
+    source_locale: str
+    catalog: Mapping[tuple[str, str], str] = field(default_factory=dict)
+    missing: set[tuple[str, str]] = field(default_factory=set)
+
+    @property
+    def is_source(self) -> bool:
+        return self.locale == self.source_locale
+
+    def _lookup(self, context: str, source: str) -> str:
+        if self.is_source or not source:
+            return source
+        translated = self.catalog.get((context, source))
+        if translated:
+            return translated
+        self.missing.add((context, source))
+        return source
+
+    def field(self, card: Card, field_name: str) -> str:
+        source = getattr(card, field_name, None)
+        if not isinstance(source, str):
+            return "" if source is None else str(source)
+        return self._lookup(field_context(card.id, field_name), source)
+
+    def label(self, key: str) -> str:
+        source = source_labels(self.game).get(key, key)
+        return self._lookup(LABEL_CONTEXT, source)
+
+
+def source_localizer(game: str, locale: str) -> Localizer:
+    return Localizer(game=game, locale=locale, source_locale=locale)
+
+
+def load_catalog(path: Path) -> dict[tuple[str, str], str]:
+    """Translated, non-fuzzy entries of a PO file as (msgctxt, msgid) -> msgstr."""
+    import polib
+
+    catalog: dict[tuple[str, str], str] = {}
+    for entry in polib.pofile(str(path)):
+        if entry.obsolete or "fuzzy" in entry.flags or not entry.msgstr:
+            continue
+        catalog[(entry.msgctxt or "", entry.msgid)] = entry.msgstr
+    return catalog

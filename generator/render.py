@@ -1,0 +1,160 @@
+"""Render drawing operations to PDF with ReportLab: millimetres become points only here.
+
+Each distinct card face is drawn once as a PDF form XObject and placed for every copy, clipped to
+its trim plus the bleed on the sides that face the sheet's outer edge. Canvases are created with
+``invariant=1`` (same input, same bytes) and an embedded initial font (no stray Helvetica).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from reportlab.lib.colors import HexColor
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+
+from generator.fonts import font_name
+from generator.impose import Page, Placement
+from generator.layout.engine import FaceLayout
+from generator.layout.ops import Arc, Circle, Line, Op, Polygon, Rect, Text
+
+FaceKey = tuple[str, str]
+
+
+def _color(value: str) -> HexColor:
+    return HexColor(value)
+
+
+class OpPainter:
+    """Draws ops on a canvas in a frame whose top edge is at ``height_mm``."""
+
+    def __init__(self, canvas: Canvas, height_mm: float) -> None:
+        self.c = canvas
+        self.h = height_mm
+
+    def y(self, y_mm: float) -> float:
+        return (self.h - y_mm) * mm
+
+    def _paint(self, fill: str | None, stroke: str | None, width_pt: float) -> tuple[int, int]:
+        if fill:
+            self.c.setFillColor(_color(fill))
+        if stroke:
+            self.c.setStrokeColor(_color(stroke))
+            self.c.setLineWidth(width_pt)
+        return (1 if fill else 0, 1 if stroke else 0)
+
+    def draw(self, ops: Iterable[Op]) -> None:
+        for op in ops:
+            getattr(self, f"_draw_{type(op).__name__.lower()}")(op)
+
+    def _draw_rect(self, op: Rect) -> None:
+        fill, stroke = self._paint(op.fill, op.stroke, op.width_pt)
+        if not (fill or stroke):
+            return
+        x, y = op.x * mm, self.y(op.y + op.h)
+        if op.radius > 0:
+            self.c.roundRect(x, y, op.w * mm, op.h * mm, op.radius * mm, stroke=stroke, fill=fill)
+        else:
+            self.c.rect(x, y, op.w * mm, op.h * mm, stroke=stroke, fill=fill)
+
+    def _draw_polygon(self, op: Polygon) -> None:
+        fill, stroke = self._paint(op.fill, op.stroke, op.width_pt)
+        path = self.c.beginPath()
+        first, *rest = op.points
+        path.moveTo(first[0] * mm, self.y(first[1]))
+        for px, py in rest:
+            path.lineTo(px * mm, self.y(py))
+        if op.closed:
+            path.close()
+        self.c.drawPath(path, stroke=stroke, fill=fill)
+
+    def _draw_circle(self, op: Circle) -> None:
+        fill, stroke = self._paint(op.fill, op.stroke, op.width_pt)
+        self.c.circle(op.cx * mm, self.y(op.cy), op.r * mm, stroke=stroke, fill=fill)
+
+    def _draw_arc(self, op: Arc) -> None:
+        self._paint(None, op.stroke, op.width_pt)
+        path = self.c.beginPath()
+        path.arc((op.cx - op.r) * mm, self.y(op.cy + op.r), (op.cx + op.r) * mm,
+                 self.y(op.cy - op.r), op.start_deg, op.extent_deg)
+        self.c.drawPath(path, stroke=1, fill=0)
+
+    def _draw_line(self, op: Line) -> None:
+        self._paint(None, op.stroke, op.width_pt)
+        if op.dash:
+            self.c.setDash(list(op.dash))
+        self.c.line(op.x1 * mm, self.y(op.y1), op.x2 * mm, self.y(op.y2))
+        if op.dash:
+            self.c.setDash([])
+
+    def _draw_text(self, op: Text) -> None:
+        self.c.setFont(font_name(op.font), op.size_pt)
+        self.c.setFillColor(_color(op.color or "#000000"))
+        x, y = op.x * mm, self.y(op.y)
+        if op.angle:
+            self.c.saveState()
+            self.c.translate(x, y)
+            self.c.rotate(op.angle)
+            x, y = 0.0, 0.0
+        draw = {"center": self.c.drawCentredString, "right": self.c.drawRightString}.get(
+            op.anchor, self.c.drawString)
+        draw(x, y, op.text)
+        if op.angle:
+            self.c.restoreState()
+
+
+class SheetRenderer:
+    """One PDF file of pages; faces become forms the first time a page needs them."""
+
+    def __init__(self, path: Path, paper_mm: tuple[float, float], title: str,
+                 faces: dict[FaceKey, FaceLayout], card_mm: tuple[float, float],
+                 bleed_mm: float) -> None:
+        self.paper = paper_mm
+        self.faces = faces
+        self.card_w, self.card_h = card_mm
+        self.bleed = bleed_mm
+        self.canvas = Canvas(str(path), pagesize=(paper_mm[0] * mm, paper_mm[1] * mm),
+                             invariant=1, pageCompression=1,
+                             initialFontName=font_name("regular"), initialFontSize=8)
+        self.canvas.setTitle(title)
+        self.canvas.setAuthor("pnp")
+        self.canvas.setCreator("pnp print-and-play generator")
+        self.form_names: dict[FaceKey, str] = {}
+
+    def _form(self, key: FaceKey) -> str:
+        name = self.form_names.get(key)
+        if name is not None:
+            return name
+        name = f"face{len(self.form_names)}"
+        b = self.bleed * mm
+        self.canvas.beginForm(name, lowerx=-b, lowery=-b, upperx=self.card_w * mm + b,
+                              uppery=self.card_h * mm + b)
+        OpPainter(self.canvas, self.card_h).draw(self.faces[key].ops)
+        self.canvas.endForm()
+        self.form_names[key] = name
+        return name
+
+    def _place(self, placement: Placement) -> None:
+        form = self._form(placement.face)
+        top, right, bottom, left = (self.bleed if side else 0.0
+                                    for side in placement.bleed_sides)
+        c = self.canvas
+        c.saveState()
+        clip = c.beginPath()
+        clip.rect((placement.x - left) * mm, (self.paper[1] - placement.y - placement.h
+                                              - bottom) * mm,
+                  (placement.w + left + right) * mm, (placement.h + top + bottom) * mm)
+        c.clipPath(clip, stroke=0, fill=0)
+        c.translate(placement.x * mm, (self.paper[1] - placement.y - placement.h) * mm)
+        c.doForm(form)
+        c.restoreState()
+
+    def add_page(self, page: Page) -> None:
+        for placement in page.placements:
+            self._place(placement)
+        OpPainter(self.canvas, self.paper[1]).draw(page.marks)
+        self.canvas.showPage()
+
+    def save(self) -> None:
+        self.canvas.save()
