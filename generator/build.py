@@ -56,7 +56,7 @@ def _page_json(page: Page, index: int) -> dict[str, object]:
         "index": index,
         "side": page.side,
         "sheet": page.sheet,
-        "cards": [{"id": p.card_id, "copy": p.copy, "x_mm": round(p.x, 3),
+        "cards": [{"id": p.card_id, "copy": p.copy, "face": p.face[0], "x_mm": round(p.x, 3),
                    "y_mm": round(p.y, 3), "w_mm": round(p.w, 3), "h_mm": round(p.h, 3),
                    "rotation": p.rotation} for p in page.placements],
     }

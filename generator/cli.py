@@ -95,6 +95,26 @@ def build_command(pack: Path, expansions: tuple[Path, ...], locale: str | None, 
     click.echo(f"wrote {display_path(result.out_dir)}/ ({result.pages} pages)")
 
 
+@cli.command("calibrate")
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("--duplex", type=click.Choice(["long", "short"]), default="long",
+              show_default=True)
+@click.option("--out", "out_root", type=click.Path(path_type=Path), default=Path("output"),
+              show_default=True)
+def calibrate_command(paper: str, duplex: str, out_root: Path) -> None:
+    """Print a two-sided page that measures your printer's back-side offset."""
+    from generator.calibrate import write_calibration
+    from generator.impose import SheetOptions
+
+    target = out_root / "calibrate" / f"{paper}-{duplex}"
+    try:
+        path = write_calibration(SheetOptions(paper=paper, duplex=duplex), target)
+    except OSError as exc:
+        raise UsageError(f"{display_path(target)}: cannot write: {exc.strerror}") from None
+    click.echo(f"wrote {display_path(path)}: print it duplex, then read the back against a "
+               "light and pass the numbers as --back-offset DX,DY")
+
+
 @cli.command("schema")
 @PACK_ARG
 @click.option("--out", "out_dir", type=click.Path(path_type=Path), default=None,
