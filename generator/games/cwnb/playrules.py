@@ -86,3 +86,80 @@ def summary_rows() -> tuple[Attack, ...]:
         seen.add(signature)
         rows.append(attack)
     return tuple(rows)
+
+
+# --- Who fires what: platforms, sizes and the attack-opportunities rule (7.11-7.13, 12.8, 12.9) ---
+
+#: Size order per attack card kind that needs a sized platform, smallest first.
+SIZES: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "gun": GUN_CALIBERS,
+    "missile": MISSILE_CLASSES,
+})
+
+#: The ship field that lists the platforms firing each sized card kind (7.11, 7.12).
+PLATFORM_FIELD: Mapping[str, str] = MappingProxyType({"gun": "guns", "missile": "missiles"})
+
+#: The action-card field that holds the size of each sized card kind.
+SIZE_FIELD: Mapping[str, str] = MappingProxyType({"gun": "caliber", "missile": "missile_class"})
+
+#: Attacks that need one particular card size, beyond the card kind: only a 'C' missile card
+#: flies as a cruise missile, and 12.8 does not let a C platform use A or B cards for it (12.9).
+ATTACK_CARD_SIZE: Mapping[str, str] = MappingProxyType({"cruise_missile": "C"})
+
+
+def can_fire(kind: str, platform: str, card_size: str, *, attack_opportunities: bool) -> bool:
+    """Whether a platform of size ``platform`` may play a ``kind`` card of size ``card_size``.
+
+    Without rule 12.8 a platform fires only cards of its own size (7.11, 7.12); with it, a platform
+    also fires every smaller size, since lesser cards stand for broader opportunities.
+    """
+    order = SIZES[kind]
+    if platform == card_size:
+        return True
+    if not attack_opportunities or platform not in order or card_size not in order:
+        return False
+    return order.index(card_size) < order.index(platform)
+
+
+def card_kinds_fired_by(fired_by: str) -> frozenset[str]:
+    """Action kinds whose attacks are launched by ``fired_by`` (see :class:`Attack`)."""
+    return frozenset(a.needs_card for a in ATTACKS if a.fired_by == fired_by and a.needs_card)
+
+
+#: Attack cards a task force plays without any platform (ASW 7.14, air strikes 7.15, 7.16).
+NEEDS_NO_PLATFORM: frozenset[str] = card_kinds_fired_by("task-force")
+
+#: Attacks whose hit sinks the target outright, whatever its Hits to Sink (7.15, 7.16, 7.2);
+#: a big surface ship is crippled by the first such hit instead (12.7), sunk by the second.
+SINKS_ON_HIT = frozenset({"land_air_strike", "bomber_strike", "carrier_air_strike"})
+
+#: Battleship armour reduces the value of every Damage card on a BB by one (12.6).
+ARMORED_TYPES = frozenset({"BB"})
+ARMOR_REDUCTION = 1
+
+#: Submarine traits and what they change (7.13, 7.14).
+TRAITS: Mapping[str, str] = MappingProxyType({
+    "hunter": "+1 to its torpedo chance to hit a passive submarine (7.13)",
+    "quiet": "-1 to ASW rolls aimed at it (7.14)",
+    "fast": "-1 to ASW rolls aimed at it (7.14)",
+})
+ASW_EVASION_TRAITS = frozenset({"quiet", "fast"})
+ASW_EVASION = 1
+
+#: Classes the rules name with their traits: Los Angeles hunts and is quiet, Alfa is fast.
+CLASS_TRAITS: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "los angeles": ("hunter", "quiet"),
+    "alfa": ("fast",),
+})
+
+#: Optional action-card fields and the action kinds that use them (docs/format.md), with the
+#: rule each comes from; any other kind leaves the field out.
+ACTION_FIELDS: Mapping[str, tuple[frozenset[str], str]] = MappingProxyType({
+    "caliber": (frozenset({"gun"}), "7.11"),
+    "missile_class": (frozenset({"missile"}), "7.12"),
+    "damage": (frozenset({"gun", "missile", "torpedo"}), "7.1"),
+    "chance_to_hit": (frozenset({"air_cover", "bomber_strike"}), "7.16, 8.33"),
+    "chance_vs_active": (frozenset({"asw"}), "7.14"),
+    "chance_vs_passive": (frozenset({"asw", "torpedo"}), "7.13, 7.14"),
+    "chance_by_row": (frozenset({"land_air_strike"}), "7.15"),
+})
