@@ -6,6 +6,7 @@ from types import MappingProxyType
 
 from generator.games.base import CardKind, Game
 from generator.games.cwnb.model import build_action, build_player_order, build_ship
+from generator.games.cwnb.rules import RULES
 
 GAME = Game(
     name="cwnb",
@@ -17,4 +18,5 @@ GAME = Game(
         "player_order": CardKind("player_order", "player_order.schema.json",
                                  build_player_order),
     }),
+    rules=RULES,
 )

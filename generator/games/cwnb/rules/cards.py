@@ -1,0 +1,191 @@
+"""Card-level checks: each card's fields agree with the rules, whatever else is in the deck.
+
+Also the set mark of each pack (rule 2), since the mark is what every card of a pack carries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import pairwise
+
+from generator.findings import Finding
+from generator.games.cwnb.model import AEGIS, CRIPPLE_MIN_HITS, Action, Ship
+from generator.games.cwnb.playrules import ACTION_FIELDS, CLASS_TRAITS
+from generator.games.cwnb.rules.registry import E, W, check
+from generator.model import CardSet
+
+ANCHOR = "anchor"
+#: Hull types whose definition says they carry guided missiles (Definitions: CG, CGN, DDG, FFG,
+#: CVHG); in this game that is a missile platform or a SAM air defense rating.
+GUIDED_MISSILE_TYPES = frozenset({"CG", "CGN", "DDG", "FFG", "CVHG"})
+
+SIXTEEN_INCH = check("cwnb-16in-not-iowa", "card", E, "Definitions: 16\" Gun",
+                     "16in gun platforms only on Iowa-class battleships (BB)")
+IOWA_WITHOUT_16IN = check("cwnb-iowa-without-16in", "card", W, "Definitions: 16\" Gun, BB",
+                          "an Iowa-class battleship is expected to carry a 16in platform")
+AIR_STRIKE_NOT_CARRIER = check("cwnb-air-strike-not-carrier", "card", E, "7.2",
+                               "only carriers (CV CVN CVH CVHG) have an air strike rating")
+CARRIER_NO_AIR_STRIKE = check("cwnb-carrier-without-air-strike", "card", E, "7.2, 12.3",
+                              "every carrier has an air strike rating of 1 or more")
+SUB_GUNS = check("cwnb-submarine-guns", "card", E, "5.24, 7.13",
+                 "submarines attack with torpedoes and missiles only: no gun platforms")
+SUB_AIR_DEFENSE = check("cwnb-submarine-air-defense", "card", E, "5.23, 12.1",
+                        "submarines sit in no row and defend no task force: no air defense")
+SUB_BACK = check("cwnb-submarine-back", "card", E, "5.23",
+                 "a submarine's back is its passive side")
+PASSIVE_NOT_SUB = check("cwnb-passive-not-submarine", "card", E, "5.23",
+                        "only submarines have a passive side")
+NEEDS_CRIPPLED = check("cwnb-needs-crippled-side", "card", E, "12.7",
+                       "a surface ship with Hits to Sink 7 or more has a Crippled back")
+CANNOT_CRIPPLE = check("cwnb-cannot-be-crippled", "card", E, "12.7",
+                       "a ship with Hits to Sink under 7 has no Crippled back")
+TRAIT_NOT_SUB = check("cwnb-trait-not-submarine", "card", E, "Definitions, 7.13, 7.14",
+                      "hunter, quiet and fast are submarine traits")
+CLASS_TRAIT = check("cwnb-class-traits", "card", E, "7.13, 7.14",
+                    "Los Angeles class: hunter and quiet; Alfa class: fast")
+AEGIS_NOTATION = check("cwnb-aegis-notation", "card", E, "12.1",
+                       "air defense is a rating 1-6 or Aegis written \"3+3\"")
+BORN_CRITICAL = check("cwnb-born-critical", "card", W, "12.5",
+                      "Hits to Sink 1 leaves a ship critically damaged from the start")
+GUIDED_UNARMED = check("cwnb-guided-missile-type-unarmed", "card", W, "Definitions",
+                       "a guided-missile type (CG CGN DDG FFG CVHG) has missiles or air defense")
+FIELD_NOT_USED = check("cwnb-field-not-used", "card", E, "7.1, 7.11-7.16, 8.33",
+                       "an action card sets only the value fields its kind uses")
+ASW_PASSIVE_EASIER = check("cwnb-asw-passive-easier", "card", E, "7.14",
+                           "ASW hits an active submarine at least as easily as a passive one")
+ASW_NO_BONUS = check("cwnb-asw-no-active-bonus", "card", W, "7.14",
+                     "ASW is expected to hit an active submarine more easily than a passive one")
+ROW_CHANCE = check("cwnb-row-chance-increases", "card", W, "5.2, 12.2",
+                   "land based air strike chance does not grow towards the protected rows")
+BASE_MARK = check("cwnb-base-set-mark", "card", E, "2",
+                  "the base game's cards carry the anchor mark")
+EXPANSION_ANCHOR = check("cwnb-expansion-anchor", "card", E, "2",
+                         "an expansion's cards carry its own mark, never the anchor")
+
+
+def _class_key(ship: Ship) -> str:
+    return " ".join(ship.ship_class.casefold().replace("-", " ").split())
+
+
+def _ship_findings(ship: Ship) -> Iterator[Finding]:
+    where, cid = ship.source.of, ship.id
+    if "16in" in ship.guns and not (ship.type == "BB" and _class_key(ship) == "iowa"):
+        yield SIXTEEN_INCH(f"type {ship.type} of class '{ship.ship_class}' lists a 16in gun "
+                           "platform; 16in guns exist only on Iowa-class battleships",
+                           where("guns"), cid)
+    if ship.type == "BB" and _class_key(ship) == "iowa" and "16in" not in ship.guns:
+        yield IOWA_WITHOUT_16IN("an Iowa-class battleship without a 16in gun platform",
+                                where("guns"), cid)
+    if ship.air_strike >= 1 and not ship.is_carrier:
+        yield AIR_STRIKE_NOT_CARRIER(f"type {ship.type} with air_strike {ship.air_strike}; only "
+                                     "carriers (CV CVN CVH CVHG) launch air strikes",
+                                     where("air_strike"), cid)
+    if ship.is_carrier and ship.air_strike < 1:
+        yield CARRIER_NO_AIR_STRIKE(f"carrier ({ship.type}) with air_strike {ship.air_strike}; "
+                                    "a carrier's rating is at least 1", where("air_strike"), cid)
+    yield from _submarine_findings(ship)
+    yield from _back_findings(ship)
+    yield from _trait_findings(ship)
+    if isinstance(ship.air_defense, str) and ship.air_defense != AEGIS:
+        yield AEGIS_NOTATION(f"air_defense {ship.air_defense!r}; Aegis is written \"3+3\"",
+                             where("air_defense"), cid)
+    if ship.hits_to_sink == 1:
+        yield BORN_CRITICAL("hits_to_sink 1: the ship is one point from sinking from the start, "
+                            "so it may never attack nor give air defense", where("hits_to_sink"),
+                            cid)
+    if ship.type in GUIDED_MISSILE_TYPES and not ship.missiles and ship.air_defense is None:
+        yield GUIDED_UNARMED(f"type {ship.type} is a guided-missile type but has neither missiles "
+                             "nor an air defense rating", where("type"), cid)
+
+
+def _submarine_findings(ship: Ship) -> Iterator[Finding]:
+    if not ship.is_submarine:
+        return
+    if ship.guns:
+        yield SUB_GUNS(f"submarine with gun platforms {list(ship.guns)}; submarines fire "
+                       "torpedoes and missiles only", ship.source.of("guns"), ship.id)
+    if ship.air_defense is not None:
+        yield SUB_AIR_DEFENSE("submarine with an air defense rating; a submarine is in no row "
+                              "and covers no task force", ship.source.of("air_defense"), ship.id)
+
+
+def _back_findings(ship: Ship) -> Iterator[Finding]:
+    where, cid = ship.source.of("back"), ship.id
+    if ship.is_submarine:
+        if ship.back != "passive":
+            yield SUB_BACK(f"submarine with back '{ship.back}'; its back is the passive side",
+                           where, cid)
+        return
+    if ship.back == "passive":
+        yield PASSIVE_NOT_SUB(f"type {ship.type} with back 'passive'; only submarines have one",
+                              where, cid)
+    elif ship.can_be_crippled and ship.back != "crippled":
+        yield NEEDS_CRIPPLED(f"hits_to_sink {ship.hits_to_sink} (>= {CRIPPLE_MIN_HITS}) lets an "
+                             f"air strike cripple it, so its back is 'crippled', not "
+                             f"'{ship.back}'", where, cid)
+    elif not ship.can_be_crippled and ship.back == "crippled":
+        yield CANNOT_CRIPPLE(f"back 'crippled' but hits_to_sink {ship.hits_to_sink} is under "
+                             f"{CRIPPLE_MIN_HITS}: an air strike sinks it outright", where, cid)
+
+
+def _trait_findings(ship: Ship) -> Iterator[Finding]:
+    where, cid = ship.source.of, ship.id
+    if ship.traits and not ship.is_submarine:
+        yield TRAIT_NOT_SUB(f"type {ship.type} with traits {list(ship.traits)}; hunter, quiet and "
+                            "fast describe submarines", where("traits"), cid)
+        return
+    expected = CLASS_TRAITS.get(_class_key(ship), ()) if ship.is_submarine else ()
+    missing = [t for t in expected if t not in ship.traits]
+    if missing:
+        field = "traits" if ship.traits else "class"
+        yield CLASS_TRAIT(f"class {ship.ship_class} submarine without trait(s) "
+                          f"{', '.join(missing)}", where(field), cid)
+
+
+def _action_findings(action: Action) -> Iterator[Finding]:
+    where, cid = action.source.of, action.id
+    for field, (kinds, rule) in ACTION_FIELDS.items():
+        if getattr(action, field) is not None and action.action not in kinds:
+            yield FIELD_NOT_USED(f"'{field}' has no meaning on action {action.action}; only "
+                                 f"{', '.join(sorted(kinds))} cards use it", where(field), cid,
+                                 rule=rule)
+    if action.action == "asw" and action.chance_vs_active and action.chance_vs_passive:
+        active, passive = action.chance_vs_active, action.chance_vs_passive
+        if active < passive:
+            yield ASW_PASSIVE_EASIER(f"chance_vs_active {active} is below chance_vs_passive "
+                                     f"{passive}; an active submarine is the easier target",
+                                     where("chance_vs_active"), cid)
+        elif active == passive:
+            yield ASW_NO_BONUS(f"chance_vs_active equals chance_vs_passive ({active}); the rules "
+                               "give better chances against an active submarine",
+                               where("chance_vs_active"), cid)
+    rows = action.chance_by_row
+    if action.action == "land_air_strike" and rows and any(a < b for a, b in pairwise(rows)):
+        yield ROW_CHANCE(f"chance_by_row {list(rows)} grows towards row 3; the rows behind the "
+                         "pickets are meant to be harder to hit", where("chance_by_row"), cid)
+
+
+def _mark_findings(card_set: CardSet) -> Iterator[Finding]:
+    """Rule 2: the anchor sorts the base game out of every expansion, so it is the base's alone.
+    An expansion reusing the base's own mark is reported by the generic validator already."""
+    for pack in card_set.packs:
+        manifest = pack.manifest
+        if pack is card_set.base and manifest.extends is None and manifest.set_mark != ANCHOR:
+            yield BASE_MARK(f"base pack '{manifest.pack}' has set_mark '{manifest.set_mark}'; "
+                            f"base cards carry '{ANCHOR}'", manifest.location)
+        elif (manifest.extends is not None and manifest.set_mark == ANCHOR
+              and (pack is card_set.base or card_set.base.manifest.set_mark != ANCHOR)):
+            yield EXPANSION_ANCHOR(f"expansion '{manifest.pack}' uses the '{ANCHOR}' mark of "
+                                   "the base game; give it a mark of its own",
+                                   manifest.location)
+
+
+def check_cards(card_set: CardSet) -> list[Finding]:
+    """Every card-level check over every card of the base and its expansions."""
+    findings: list[Finding] = list(_mark_findings(card_set))
+    for card in card_set.cards:
+        if isinstance(card, Ship):
+            findings.extend(_ship_findings(card))
+        elif isinstance(card, Action):
+            findings.extend(_action_findings(card))
+    return findings

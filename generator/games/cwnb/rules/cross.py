@@ -1,0 +1,223 @@
+"""Cross-checks between the cards and the engine's own play rules (playrules.py).
+
+They ask whether the deck plays: every weapon has cards to fire, every card has a ship to play it
+and something to act on, every attack has an answer, every ship can be sunk, and the printed
+Action Card Summary covers every card. All of it is read from the same tables the summary card is
+printed from, so the validator and the printed card cannot disagree. Most of these are warnings:
+such a deck breaks no rule, it only plays badly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from generator.findings import Finding
+from generator.games.cwnb.model import Action, Ship
+from generator.games.cwnb.playrules import (
+    ACTION_CATEGORY,
+    AIR_DEFENSE_RATING,
+    ARMOR_REDUCTION,
+    ARMORED_TYPES,
+    ASW_EVASION,
+    ASW_EVASION_TRAITS,
+    PLATFORM_FIELD,
+    SINKS_ON_HIT,
+    SIZE_FIELD,
+    SIZES,
+    Attack,
+    can_fire,
+    summary_rows,
+)
+from generator.games.cwnb.rules.deck import Deck, is_deck
+from generator.games.cwnb.rules.registry import E, W, check
+from generator.location import Location
+from generator.model import CardSet
+
+PLATFORM_NO_CARD = check("cwnb-platform-no-card", "cross", W, "7.11, 7.12, 7.13, 12.8",
+                         "every weapon platform has attack cards it can fire")
+PLATFORM_ONLY_12_8 = check("cwnb-platform-only-12-8", "cross", W, "7.11, 7.12, 12.8",
+                           "a platform has cards of its own size, not only smaller ones")
+CARD_NO_USER = check("cwnb-card-no-user", "cross", W, "7.11, 7.12, 7.13, 9.4, 12.8",
+                     "every attack card (and crew efficiency) has a ship that can play it")
+CARD_ONLY_12_8 = check("cwnb-card-only-12-8", "cross", W, "7.11, 7.12, 12.8",
+                       "an attack card has a platform of its own size, not only larger ones")
+CARD_NO_TARGET = check("cwnb-card-no-target", "cross", W, "7.14, 8.31-8.34, 9.3",
+                       "every defense card answers some attack the deck can launch")
+NO_DEFENSE = check("cwnb-attack-no-defense", "cross", W, "7.11-7.16, 7.2, 8.31-8.34, 12.1",
+                   "every attack the deck can launch has the defense the rules give it")
+UNSINKABLE = check("cwnb-unsinkable", "cross", W, "5.24, 7.1, 7.2, 7.13-7.16, 12.6",
+                   "every ship can be sunk by some attack of the deck")
+DAMAGE_EXCEEDS = check("cwnb-damage-exceeds-hits", "cross", W, "7.1",
+                       "no damage value above the largest Hits to Sink in the deck")
+DAMAGE_BY_SIZE = check("cwnb-damage-not-by-size", "cross", W, "12.8",
+                       "smaller gun calibers and missile classes do no more damage than larger")
+SUMMARY = check("cwnb-summary-missing", "cross", E, "6",
+                "the printed Action Card Summary lists every attack and defense card kind")
+
+
+def _sized_cards(deck: Deck, kind: str) -> tuple[tuple[Action, str], ...]:
+    field = SIZE_FIELD[kind]
+    return tuple((a, getattr(a, field)) for a in deck.actions_of(kind) if getattr(a, field))
+
+
+def _platforms(deck: Deck) -> Iterator[Finding]:
+    for ship in deck.ships:
+        for kind, field in PLATFORM_FIELD.items():
+            sizes = [size for _, size in _sized_cards(deck, kind)]
+            for platform in dict.fromkeys(getattr(ship, field)):
+                if platform in sizes:
+                    continue
+                smaller = sorted({s for s in sizes if can_fire(kind, platform, s,
+                                                               attack_opportunities=True)})
+                if smaller:
+                    yield PLATFORM_ONLY_12_8(
+                        f"no {platform} {kind} card in the deck; this platform fires only "
+                        f"{', '.join(smaller)} cards, under rule 12.8", ship.source.of(field),
+                        ship.id)
+                else:
+                    yield PLATFORM_NO_CARD(f"no {kind} card in the deck that a {platform} "
+                                           "platform can fire", ship.source.of(field), ship.id)
+        if ship.is_submarine and not deck.actions_of("torpedo"):
+            yield PLATFORM_NO_CARD("a submarine fires torpedo cards, and the deck has none",
+                                   ship.source.of("type"), ship.id, rule="7.13")
+
+
+def _card_users(deck: Deck) -> Iterator[Finding]:
+    for kind, field in PLATFORM_FIELD.items():
+        for card, size in _sized_cards(deck, kind):
+            platforms = {p for ship in deck.ships for p in getattr(ship, field)}
+            if size in platforms:
+                continue
+            bigger = sorted(p for p in platforms
+                            if can_fire(kind, p, size, attack_opportunities=True))
+            where = card.source.of(SIZE_FIELD[kind])
+            if bigger:
+                yield CARD_ONLY_12_8(f"no ship has a {size} {kind} platform; only "
+                                     f"{', '.join(bigger)} platforms fire it, under rule 12.8",
+                                     where, card.id)
+            else:
+                yield CARD_NO_USER(f"no ship has a {kind} platform that can fire a {size} card",
+                                   where, card.id)
+    needs = (("torpedo", deck.submarines, "no submarine in the deck to fire it", "7.13"),
+             ("crew_efficiency", tuple(s for s in deck.ships if s.is_carrier),
+              "no carrier in the deck to use it", "9.4"))
+    for kind, users, why, rule in needs:
+        if not users:
+            for card in deck.actions_of(kind):
+                yield CARD_NO_USER(why, card.source.of("action"), card.id, rule=rule)
+
+
+def _label(key: str) -> str:
+    return key.replace("_", " ")
+
+
+def _defense_targets(deck: Deck) -> Iterator[Finding]:
+    answered = {kind for attack in deck.attacks for kind in attack.countered_by}
+    answering = {kind for attack in summary_rows() for kind in attack.countered_by}
+    for card in deck.actions:
+        if card.action in answering and card.action not in answered:
+            yield CARD_NO_TARGET(f"no attack that a {_label(card.action)} card answers can be "
+                                 "launched with this deck", card.source.of("action"), card.id)
+
+
+def _attack_location(deck: Deck, attack: Attack) -> tuple[Location, str | None]:
+    if attack.needs_card:
+        card = deck.actions_of(attack.needs_card)[0]
+        return card.source.of("action"), card.id
+    launchers = deck.strike_carriers if attack.fired_by == "carrier" else deck.submarines
+    field = "air_strike" if attack.fired_by == "carrier" else "type"
+    return launchers[0].source.of(field), launchers[0].id
+
+
+def _defenses(deck: Deck) -> Iterator[Finding]:
+    present = set(deck.action_kinds) | ({AIR_DEFENSE_RATING} if deck.has_air_defense else set())
+    reported: set[tuple[Location, tuple[str, ...]]] = set()
+    for attack in deck.attacks:
+        specific = tuple(k for k in attack.countered_by if k != "damage_control")
+        wanted = specific or attack.countered_by
+        if present.intersection(wanted):
+            continue
+        where, card = _attack_location(deck, attack)
+        if (where, wanted) in reported:
+            continue
+        reported.add((where, wanted))
+        yield NO_DEFENSE(f"the deck can launch {_label(attack.key)} attacks but holds nothing "
+                         f"of {', '.join(_label(k) for k in wanted)} to answer them", where,
+                         card, rule=attack.rule)
+
+
+def _has_user(deck: Deck, card: Action) -> bool:
+    if card.action == "torpedo":
+        return bool(deck.submarines)
+    field = PLATFORM_FIELD.get(card.action)
+    size = getattr(card, SIZE_FIELD[card.action]) if field else None
+    return field is None or any(can_fire(card.action, p, size, attack_opportunities=True)
+                                for ship in deck.ships for p in getattr(ship, field))
+
+
+def _can_be_sunk(deck: Deck, ship: Ship, damage_attacks: Sequence[Attack]) -> bool:
+    """Whether some attack of the deck can ever sink ``ship`` (not how likely that is)."""
+    if ship.is_submarine:
+        if deck.actions_of("torpedo") and deck.submarines:
+            return True  # 7.13: torpedoes hit an active submarine for their damage
+        evasion = ASW_EVASION if ASW_EVASION_TRAITS.intersection(ship.traits) else 0
+        return any(max(c.chance_vs_active or 0, c.chance_vs_passive or 0) - evasion
+                   + deck.best_carrier_rating >= 1 for c in deck.actions_of("asw"))
+    if any(a.key in SINKS_ON_HIT for a in deck.attacks):
+        return True
+    armor = ARMOR_REDUCTION if ship.type in ARMORED_TYPES else 0
+    return any((card.damage or 0) - armor >= 1 and _has_user(deck, card)
+               for attack in damage_attacks if any(r > 0 for r in attack.target_rows)
+               for card in deck.actions_of(attack.needs_card or ""))
+
+
+def _sinkable(deck: Deck) -> Iterator[Finding]:
+    damage_attacks = [a for a in deck.attacks if a.needs_card in ("gun", "missile", "torpedo")]
+    for ship in deck.ships:
+        if not _can_be_sunk(deck, ship, damage_attacks):
+            what = "torpedo or ASW card" if ship.is_submarine else "attack"
+            yield UNSINKABLE(f"no {what} in the deck can sink this {ship.type}",
+                             ship.source.of("hits_to_sink"), ship.id)
+
+
+def _damage(deck: Deck) -> Iterator[Finding]:
+    most = max((s.hits_to_sink for s in deck.ships), default=0)
+    for card in deck.actions:
+        if card.damage is not None and card.damage > most:
+            yield DAMAGE_EXCEEDS(f"damage {card.damage} exceeds the largest Hits to Sink in the "
+                                 f"deck ({most})", card.source.of("damage"), card.id)
+    for kind, order in SIZES.items():
+        sized = [(c, s) for c, s in _sized_cards(deck, kind) if c.damage is not None]
+        for card, size in sized:
+            weaker = [(other, osize) for other, osize in sized
+                      if order.index(osize) > order.index(size) and other.damage < card.damage]
+            if weaker:
+                other, osize = weaker[0]
+                yield DAMAGE_BY_SIZE(f"a {size} {kind} card does {card.damage} damage, more than "
+                                     f"the larger {osize} card '{other.id}' ({other.damage})",
+                                     card.source.of("damage"), card.id)
+
+
+def summary_gaps(deck: Deck, rows: Sequence[Attack] | None = None) -> Iterator[Finding]:
+    """Card kinds of the deck that the printed Action Card Summary (``rows``) leaves out."""
+    rows = summary_rows() if rows is None else rows
+    attacks = {row.needs_card for row in rows}
+    answers = {kind for row in rows for kind in row.countered_by}
+    for kind in sorted(deck.action_kinds):
+        category = ACTION_CATEGORY.get(kind)
+        card = deck.actions_of(kind)[0]
+        if category in ("attack", "asw") and kind not in attacks:
+            yield SUMMARY(f"the Action Card Summary has no row for {_label(kind)} attacks",
+                          card.source.of("action"), card.id)
+        if category in ("defense", "asw") and kind not in answers:
+            yield SUMMARY(f"the Action Card Summary never lists {_label(kind)} as an answer",
+                          card.source.of("action"), card.id)
+
+
+def check_cross(card_set: CardSet) -> list[Finding]:
+    """Cross-checks of a base game, alone or with its expansions (skipped for fragments)."""
+    if not is_deck(card_set):
+        return []
+    deck = Deck.of(card_set)
+    return [*_platforms(deck), *_card_users(deck), *_defense_targets(deck), *_defenses(deck),
+            *_sinkable(deck), *_damage(deck), *summary_gaps(deck)]
