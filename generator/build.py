@@ -41,13 +41,14 @@ def localizer_for(card_set: CardSet, game_name: str, locale: str) -> Localizer:
 
 
 def slots_of(card_set: CardSet) -> list[Slot]:
-    """Every printed copy, cards grouped by kind in a stable order (ships, actions, orders...)."""
-    kinds: list[str] = []
-    for card in card_set.cards:
-        if card.kind not in kinds:
-            kinds.append(card.kind)
-    return [Slot(card.id, copy, card.kind)
-            for kind in kinds for card in card_set.cards if card.kind == kind
+    """Every printed copy, cards grouped by kind in order of first appearance (a sheet then
+    holds one kind: ship sheets, action sheets... as the original print layout of 2.1)."""
+    cards = card_set.cards
+    first_seen: dict[str, int] = {}
+    for card in cards:
+        first_seen.setdefault(card.kind, len(first_seen))
+    ordered = sorted(cards, key=lambda card: first_seen[card.kind])
+    return [Slot(card.id, copy, card.kind) for card in ordered
             for copy in range(1, card.count + 1)]
 
 

@@ -20,6 +20,9 @@ from generator.location import Location
 
 PathKey = tuple[str | int, ...]
 
+#: libyaml's parser when PyYAML was built with it (several times faster); marks are the same
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 MAX_FILE_BYTES = 8 * 1024 * 1024
 MAX_NODES = 200_000
 
@@ -87,7 +90,7 @@ def _decode(file: str, raw: bytes) -> str:
 class _Walker:
     """Turns a composed node graph into plain data and fills the location index."""
 
-    def __init__(self, doc: YamlDocument, loader: yaml.SafeLoader) -> None:
+    def __init__(self, doc: YamlDocument, loader: yaml.SafeLoader) -> None:  # or CSafeLoader
         self.doc = doc
         self.loader = loader
         self.nodes_seen = 0
@@ -142,7 +145,7 @@ def load_yaml_text(file: str, text: str) -> tuple[YamlDocument | None, list[Find
     tab = _find_tab_indent(file, text)
     if tab is not None:
         return None, [tab]
-    loader = yaml.SafeLoader(text)
+    loader = _Loader(text)
     try:
         try:
             node = loader.get_single_node()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 import pyphen
 
@@ -180,9 +180,13 @@ def _break_lines(words: list[_Word | None], measure: _Measurer, width_mm: float,
     return lines, hyphenated, too_wide
 
 
+@lru_cache(maxsize=4096)
 def fit_text(text: str, width_mm: float, height_mm: float, style: str, size_pt: float,
              min_size_pt: float | None = None, lang: str | None = None) -> FittedText:
-    """Largest size (down to ``min_size_pt``) at which ``text`` fits; then try hyphenation."""
+    """Largest size (down to ``min_size_pt``) at which ``text`` fits; then try hyphenation.
+
+    A pure function of its arguments, so results are cached: the same label on 55 ship cards
+    is fitted once."""
     words = split_words(text)
     smallest = min(min_size_pt or size_pt, size_pt)
 

@@ -1,0 +1,97 @@
+"""Benchmark: ``pnp build cards/cwnb`` against a bare ReportLab script drawing as many cards.
+
+The bare script is the floor: same paper, same 3 x 3 poker grid, same embedded TrueType font,
+one filled card rectangle, a title and a five-line text per card, fronts and backs. It knows
+nothing of templates, fitting, forms or marks. The ratio says what pnp's pipeline costs on top
+(target: within 3x). Run with ``make bench``.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from generator.build import build  # noqa: E402
+from generator.fonts import font_name  # noqa: E402
+from generator.impose import SheetOptions  # noqa: E402
+from generator.layout.textfit import fit_text  # noqa: E402
+from generator.validate import validate  # noqa: E402
+
+RUNS = 5
+TEXT = ("A first-row ship with a gun of this size fires at a ship in the enemy's first row. "
+        "Countered by Evasive Maneuvers or Damage Control.")
+
+
+def _draw_card(canvas: Canvas, slot: int, number: int, regular: str, bold: str) -> None:
+    x = (9.75 + (slot % 3) * 63.5) * mm
+    y = 297 * mm - (15.15 + (slot // 3 + 1) * 88.9) * mm
+    canvas.setFillColorRGB(0.96, 0.95, 0.91)
+    canvas.rect(x, y, 63.5 * mm, 88.9 * mm, fill=1, stroke=1)
+    canvas.setFillColorRGB(0, 0, 0)
+    canvas.setFont(bold, 11)
+    canvas.drawString(x + 4 * mm, y + 80 * mm, f"Card {number}")
+    canvas.setFont(regular, 8)
+    words = TEXT.split()
+    for line in range(5):
+        canvas.drawString(x + 4 * mm, y + (20 - line * 3.5) * mm,
+                          " ".join(words[line * 5:(line + 1) * 5]))
+
+
+def bare_reportlab(out: Path, cards: int) -> None:
+    """The same files pnp writes: fronts, backs, and both interleaved for duplex printers."""
+    regular, bold = font_name("regular"), font_name("bold")
+    sheets = [list(range(start, min(start + 9, cards))) for start in range(0, cards, 9)]
+    plans = {"fronts": [(s, "front") for s in sheets], "backs": [(s, "back") for s in sheets],
+             "duplex": [(s, side) for s in sheets for side in ("front", "back")]}
+    for name, pages in plans.items():
+        canvas = Canvas(str(out / f"{name}.pdf"), pagesize=(210 * mm, 297 * mm), invariant=1,
+                        initialFontName=regular)
+        for sheet, side in pages:
+            for slot, index in enumerate(sheet):
+                mirrored = slot if side == "front" else (slot // 3) * 3 + 2 - slot % 3
+                _draw_card(canvas, mirrored, index + 1, regular, bold)
+            canvas.showPage()
+        canvas.save()
+
+
+def timed(action) -> float:
+    samples = []
+    for _ in range(RUNS):
+        start = time.perf_counter()
+        action()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+def cold_build(pack: Path, out: Path) -> None:
+    """One build as a fresh ``pnp build`` process would run it: text-fitting cache empty."""
+    fit_text.cache_clear()
+    build(pack, (), "en", SheetOptions(paper="a4"), out)
+
+
+def main() -> None:
+    pack = ROOT / "cards" / "cwnb"
+    copies = sum(card.count for card in validate(pack).card_set.cards)
+    with tempfile.TemporaryDirectory() as scratch:
+        out = Path(scratch)
+        bare = timed(lambda: bare_reportlab(out, copies))
+        pnp = timed(lambda: cold_build(pack, out / "pnp"))
+        validate_time = timed(lambda: validate(pack))
+    print(f"cards (copies)           {copies}")
+    print(f"bare ReportLab, 3 PDFs   {bare * 1000:8.1f} ms")
+    print(f"pnp build, 3 PDFs        {pnp * 1000:8.1f} ms")
+    print(f"pnp validate             {validate_time * 1000:8.1f} ms")
+    print(f"ratio build / bare       {pnp / bare:8.2f}x  (target <= 3x)")
+
+
+if __name__ == "__main__":
+    main()
