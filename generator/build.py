@@ -14,7 +14,7 @@ from generator.cardfaces import CardFaces, lay_out_cards
 from generator.errors import UsageError
 from generator.findings import Finding, has_errors
 from generator.impose import Imposition, Page, SheetOptions, Slot, impose
-from generator.localize import Localizer, load_catalog
+from generator.localecheck import check_locale, localizer_for
 from generator.model import CardSet
 from generator.outdir import atomic_folder
 from generator.render import SheetRenderer
@@ -26,18 +26,6 @@ class BuildResult:
     out_dir: Path | None
     findings: list[Finding] = field(default_factory=list)
     pages: int = 0
-
-
-def localizer_for(card_set: CardSet, game_name: str, locale: str) -> Localizer:
-    manifest = card_set.base.manifest
-    catalog: dict[tuple[str, str], str] = {}
-    if locale != manifest.source_locale:
-        for pack in card_set.packs:
-            po = pack.root / "locales" / f"{locale}.po"
-            if po.is_file():
-                catalog.update(load_catalog(po))
-    return Localizer(game=game_name, locale=locale, source_locale=manifest.source_locale,
-                     catalog=catalog)
 
 
 def slots_of(card_set: CardSet) -> list[Slot]:
@@ -95,7 +83,7 @@ def _write_pdf(path: Path, pages: list[Page], options: SheetOptions, title: str,
 
 
 def build(pack: Path, expansions: tuple[Path, ...], locale: str | None, options: SheetOptions,
-          out_root: Path, ink_saver: bool = False) -> BuildResult:
+          out_root: Path, ink_saver: bool = False, strict: bool = False) -> BuildResult:
     checked = validate(pack, expansions)
     result = BuildResult(out_dir=None, findings=list(checked.findings))
     if checked.card_set is None or checked.game is None or has_errors(checked.findings):
@@ -108,6 +96,9 @@ def build(pack: Path, expansions: tuple[Path, ...], locale: str | None, options:
                          f"(it ships: {', '.join(manifest.locales)})")
     if game.faces is None:
         raise UsageError(f"game '{game.name}' has no card templates to print with")
+    result.findings.extend(check_locale(card_set, game, locale, strict, layout=False))
+    if has_errors(result.findings):
+        return result
     localizer = localizer_for(card_set, game.name, locale)
     faces = lay_out_cards(card_set, game, localizer, options.bleed_mm, ink_saver)
     result.findings.extend(faces.findings)

@@ -34,12 +34,25 @@ def cli() -> None:
 @PACK_ARG
 @WITH_OPT
 @click.option("--locale", "locales", multiple=True, help="also check this translation")
+@click.option("--strict", is_flag=True, help="a missing translation is an error, not a warning")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text")
 def validate_command(pack: Path, expansions: tuple[Path, ...], locales: tuple[str, ...],
-                     output_format: str) -> None:
-    """Check a pack's files, schemas and game rules; report every problem found."""
+                     strict: bool, output_format: str) -> None:
+    """Check a pack's files, schemas and game rules; report every problem found.
+
+    With --locale, also check that translation: missing and inconsistent messages, glossary
+    terms, glyphs the font lacks, and texts that do not fit their boxes."""
     result = validate(pack, expansions)
     findings = result.findings
+    if result.card_set is not None and result.game is not None:
+        from generator.localecheck import check_locale
+
+        shipped = result.card_set.base.manifest.locales
+        for locale in locales:
+            if locale not in shipped:
+                raise UsageError(f"pack '{result.card_set.base.manifest.pack}' has no locale "
+                                 f"'{locale}' (it ships: {', '.join(shipped)})")
+            findings = findings + check_locale(result.card_set, result.game, locale, strict)
     if output_format == "json":
         cards = result.card_set.cards if result.card_set else ()
         click.echo(render_json(findings, {"cards": len(cards),
@@ -77,16 +90,18 @@ def _offset(value: str) -> tuple[float, float]:
 @click.option("--cut-lines/--no-cut-lines", default=True, show_default=True,
               help="grey hairlines along every card edge on front pages")
 @click.option("--ink-saver", is_flag=True, help="white instead of full-bleed backgrounds")
+@click.option("--strict", is_flag=True, help="refuse to print a missing translation")
 def build_command(pack: Path, expansions: tuple[Path, ...], locale: str | None, paper: str,
                   duplex: str, back_offset: str, out_root: Path, bleed_mm: float,
-                  margin_mm: float, cut_lines: bool, ink_saver: bool) -> None:
+                  margin_mm: float, cut_lines: bool, ink_saver: bool, strict: bool) -> None:
     """Build print-ready PDF sheets (fronts, backs, duplex) and a layout manifest."""
     from generator.build import build
     from generator.impose import SheetOptions
 
     options = SheetOptions(paper=paper, duplex=duplex, margin_mm=margin_mm, bleed_mm=bleed_mm,
                            back_offset_mm=_offset(back_offset), cut_lines=cut_lines)
-    result = build(pack, expansions, locale, options, out_root, ink_saver=ink_saver)
+    result = build(pack, expansions, locale, options, out_root, ink_saver=ink_saver,
+                   strict=strict)
     if result.findings:
         click.echo(render_text(result.findings), err=True)
     if result.out_dir is None:
@@ -113,6 +128,72 @@ def calibrate_command(paper: str, duplex: str, out_root: Path) -> None:
         raise UsageError(f"{display_path(target)}: cannot write: {exc.strerror}") from None
     click.echo(f"wrote {display_path(path)}: print it duplex, then read the back against a "
                "light and pass the numbers as --back-offset DX,DY")
+
+
+@cli.group("i18n")
+def i18n_group() -> None:
+    """Translation catalogs (gettext PO files in PACK/locales/)."""
+
+
+def _loaded_pack(pack: Path):
+    load = load_pack(pack)
+    if load.pack is None or has_errors(load.findings):
+        click.echo(render_text(load.findings), err=True)
+        sys.exit(EXIT_FINDINGS)
+    return load.pack
+
+
+def _messages(pack):
+    from generator.i18n import pack_messages
+
+    return pack_messages(pack, include_labels=pack.manifest.extends is None)
+
+
+@i18n_group.command("extract")
+@PACK_ARG
+def i18n_extract(pack: Path) -> None:
+    """Write PACK/locales/messages.pot with every card text and template label."""
+    from generator.i18n import extract
+
+    loaded = _loaded_pack(pack)
+    messages = _messages(loaded)
+    target = extract(loaded, messages)
+    click.echo(f"wrote {display_path(target)} ({len(messages)} messages)")
+
+
+@i18n_group.command("update")
+@PACK_ARG
+def i18n_update(pack: Path) -> None:
+    """Merge the current messages into every locale's PO file (new, fuzzy, obsolete)."""
+    from generator.i18n import update
+
+    loaded = _loaded_pack(pack)
+    for path in update(loaded, _messages(loaded)):
+        click.echo(f"updated {display_path(path)}")
+
+
+@i18n_group.command("status")
+@PACK_ARG
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text")
+def i18n_status(pack: Path, output_format: str) -> None:
+    """Per locale: translated, missing, fuzzy and obsolete messages."""
+    import json
+
+    from generator.i18n import status
+
+    loaded = _loaded_pack(pack)
+    rows = status(loaded, _messages(loaded))
+    if output_format == "json":
+        click.echo(json.dumps({"pack": loaded.manifest.pack, "locales": [
+            {"locale": r.locale, "total": r.total, "translated": r.translated,
+             "missing": r.missing, "fuzzy": r.fuzzy, "obsolete": r.obsolete,
+             "percent": round(r.percent, 1)} for r in rows]}, indent=2))
+        return
+    click.echo(f"{'locale':<8}{'translated':>11}{'missing':>9}{'fuzzy':>7}{'obsolete':>10}"
+               f"{'done':>8}")
+    for r in rows:
+        click.echo(f"{r.locale:<8}{r.translated:>11}{r.missing:>9}{r.fuzzy:>7}"
+                   f"{r.obsolete:>10}{r.percent:>7.1f}%")
 
 
 @cli.command("schema")

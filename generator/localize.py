@@ -62,7 +62,7 @@ class Localizer:
         source = getattr(card, field_name, None)
         if not isinstance(source, str):
             return "" if source is None else str(source)
-        return self._lookup(field_context(card.id, field_name), source)
+        return self._lookup(field_context(card.id, card.yaml_key(field_name)), source)
 
     def label(self, key: str) -> str:
         source = source_labels(self.game).get(key, key)

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
+from typing import ClassVar
 
 from generator.location import Location
 
@@ -61,7 +62,13 @@ class Card:
     source: SourceRef = field(compare=False, hash=False)
 
     #: names of the fields a translator translates (class attribute, overridden per kind)
-    TRANSLATABLE = ()
+    TRANSLATABLE: ClassVar[tuple[str, ...]] = ()
+    #: attribute name -> YAML key, where they differ (``class`` is a Python keyword)
+    YAML_KEYS: ClassVar[Mapping[str, str]] = MappingProxyType({})
+
+    @classmethod
+    def yaml_key(cls, attribute: str) -> str:
+        return cls.YAML_KEYS.get(attribute, attribute)
 
     def text_fields(self) -> dict[str, str]:
         """The translatable texts of this card, by field name (empty ones left out)."""

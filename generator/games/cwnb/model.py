@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from generator.model import Card, SourceRef
 
@@ -30,6 +31,7 @@ class Ship(Card):
     back: str
 
     TRANSLATABLE = ("name", "ship_class")
+    YAML_KEYS = MappingProxyType({"ship_class": "class"})
 
     @property
     def is_submarine(self) -> bool:
