@@ -212,7 +212,7 @@ def summary_table(values: Mapping[str, object], box: Box, options: Options,
 def _gun_icon(caliber: str) -> IconPainter:
     def paint(x: float, baseline: float, size_mm: float, color: str) -> list[Op]:
         side = size_mm * 0.95
-        return icons.gun(x, baseline - side * 0.9, side, caliber, color)
+        return icons.gun(x, baseline - side * 0.92, side, caliber, color)  # body ends at 0.92
 
     return paint
 
@@ -220,14 +220,14 @@ def _gun_icon(caliber: str) -> IconPainter:
 def _missile_icon(missile_class: str) -> IconPainter:
     def paint(x: float, baseline: float, size_mm: float, color: str) -> list[Op]:
         side = size_mm * 0.95
-        return icons.missile(x, baseline - side * 0.86, side, missile_class, color)
+        return icons.missile(x, baseline - side * 0.96, side, missile_class, color)  # fins 0.96
 
     return paint
 
 
 def _air_icon(x: float, baseline: float, size_mm: float, color: str) -> list[Op]:
     side = size_mm * 0.9
-    return icons.aircraft(x + size_mm * 0.05, baseline - side * 0.95, side, color)
+    return icons.aircraft(x + size_mm * 0.05, baseline - side * 0.96, side, color)  # tail 0.96
 
 
 ICONS: Mapping[str, IconPainter] = {
