@@ -13,6 +13,7 @@ from pathlib import Path
 from generator.cardfaces import CardFaces, lay_out_cards
 from generator.errors import UsageError
 from generator.findings import Finding, has_errors
+from generator.games.base import Game
 from generator.impose import Imposition, Page, SheetOptions, Slot, impose
 from generator.localecheck import check_locale, localizer_for
 from generator.model import CardSet
@@ -28,7 +29,7 @@ class BuildResult:
     pages: int = 0
 
 
-def slots_of(card_set: CardSet) -> list[Slot]:
+def slots_of(card_set: CardSet, game: Game) -> list[Slot]:
     """Every printed copy, cards grouped by kind in order of first appearance (a sheet then
     holds one kind: ship sheets, action sheets... as the original print layout of 2.1)."""
     cards = card_set.cards
@@ -36,15 +37,19 @@ def slots_of(card_set: CardSet) -> list[Slot]:
     for card in cards:
         first_seen.setdefault(card.kind, len(first_seen))
     ordered = sorted(cards, key=lambda card: first_seen[card.kind])
-    return [Slot(card.id, copy, card.kind) for card in ordered
+    default = card_set.base.manifest.card_size
+    return [Slot(card.id, copy, card.kind, game.size_of(card, default)) for card in ordered
             for copy in range(1, card.count + 1)]
 
 
 def _page_json(page: Page, index: int) -> dict[str, object]:
+    grid = page.grid
     return {
         "index": index,
         "side": page.side,
         "sheet": page.sheet,
+        "grid": {"cols": grid.cols, "rows": grid.rows, "x0_mm": grid.x0, "y0_mm": grid.y0}
+        if grid else None,
         "cards": [{"id": p.card_id, "copy": p.copy, "face": p.face[0], "x_mm": round(p.x, 3),
                    "y_mm": round(p.y, 3), "w_mm": round(p.w, 3), "h_mm": round(p.h, 3),
                    "rotation": p.rotation} for p in page.placements],
@@ -74,9 +79,8 @@ def manifest_document(imposition: Imposition, options: SheetOptions, pack: str, 
 
 
 def _write_pdf(path: Path, pages: list[Page], options: SheetOptions, title: str,
-               faces: CardFaces, card_mm: tuple[float, float]) -> None:
-    renderer = SheetRenderer(path, options.paper_size, title, faces.layouts, card_mm,
-                             options.bleed_mm)
+               faces: CardFaces) -> None:
+    renderer = SheetRenderer(path, options.paper_size, title, faces.layouts, options.bleed_mm)
     for page in pages:
         renderer.add_page(page)
     renderer.save()
@@ -104,25 +108,22 @@ def build(pack: Path, expansions: tuple[Path, ...], locale: str | None, options:
     result.findings.extend(faces.findings)
     if has_errors(faces.findings):
         return result
-    card_size = manifest.card_size
     label = f"{manifest.pack} \u00b7 {locale} \u00b7 {options.paper}"
-    imposition = impose(slots_of(card_set), faces.fronts, faces.backs, card_size, options,
-                        label)
+    imposition = impose(slots_of(card_set, game), faces.fronts, faces.backs, options, label)
     name = "+".join(p.manifest.pack for p in card_set.packs)
     target = out_root / name / locale / options.paper
-    card_mm = (card_size.width_mm, card_size.height_mm)
     title = f"{manifest.name} ({locale}, {options.paper})"
     try:
         with atomic_folder(target) as scratch:
             _write_pdf(scratch / "fronts.pdf", imposition.fronts, options,
-                       f"{title}: fronts", faces, card_mm)
+                       f"{title}: fronts", faces)
             if options.duplex != "none":
                 _write_pdf(scratch / "backs.pdf", imposition.backs, options,
-                           f"{title}: backs", faces, card_mm)
+                           f"{title}: backs", faces)
                 interleaved = [page for pair in zip(imposition.fronts, imposition.backs,
                                                      strict=True) for page in pair]
                 _write_pdf(scratch / "duplex.pdf", interleaved, options,
-                           f"{title}: duplex", faces, card_mm)
+                           f"{title}: duplex", faces)
             document = manifest_document(imposition, options, name, locale, faces)
             (scratch / "manifest.json").write_text(
                 json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -81,7 +81,7 @@ def write_calibration(options: SheetOptions, out_dir: Path) -> Path:
     front, back = calibration_pages(options)
     with atomic_folder(out_dir) as scratch:
         renderer = SheetRenderer(scratch / "calibrate.pdf", options.paper_size,
-                                 f"pnp duplex calibration ({options.paper})", {}, (0, 0), 0)
+                                 f"pnp duplex calibration ({options.paper})", {}, 0)
         renderer.add_page(front)
         renderer.add_page(back)
         renderer.save()

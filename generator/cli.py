@@ -35,9 +35,11 @@ def cli() -> None:
 @WITH_OPT
 @click.option("--locale", "locales", multiple=True, help="also check this translation")
 @click.option("--strict", is_flag=True, help="a missing translation is an error, not a warning")
+@click.option("--deck", "decks", multiple=True, type=click.Path(path_type=Path),
+              help="also check this deck file against the game's deck rules (repeatable)")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text")
 def validate_command(pack: Path, expansions: tuple[Path, ...], locales: tuple[str, ...],
-                     strict: bool, output_format: str) -> None:
+                     strict: bool, decks: tuple[Path, ...], output_format: str) -> None:
     """Check a pack's files, schemas and game rules; report every problem found.
 
     With --locale, also check that translation: missing and inconsistent messages, glossary
@@ -53,6 +55,7 @@ def validate_command(pack: Path, expansions: tuple[Path, ...], locales: tuple[st
                 raise UsageError(f"pack '{result.card_set.base.manifest.pack}' has no locale "
                                  f"'{locale}' (it ships: {', '.join(shipped)})")
             findings = findings + check_locale(result.card_set, result.game, locale, strict)
+        findings = findings + _deck_findings(decks, pack, result)
     if output_format == "json":
         cards = result.card_set.cards if result.card_set else ()
         click.echo(render_json(findings, {"cards": len(cards),
@@ -70,6 +73,26 @@ def _offset(value: str) -> tuple[float, float]:
     if abs(dx) > 20 or abs(dy) > 20:
         raise click.BadParameter("an offset over 20 mm is not a printer misregistration")
     return dx, dy
+
+
+def _deck_findings(decks: tuple[Path, ...], pack: Path, result) -> list:
+    """Deck files are looked up as given, then inside the pack (``--deck decks/x.yaml``)."""
+    from generator.deck import load_deck
+
+    game = result.game
+    findings = []
+    for given in decks:
+        path = given if given.exists() or given.is_absolute() else pack / given
+        if not path.is_file():
+            raise UsageError(f"{display_path(given)}: no such deck file")
+        if game.deck_schema is None and not game.deck_rules:
+            raise UsageError(f"game '{game.name}' has no decks to check")
+        schema = (game.schema_package, game.deck_schema) if game.deck_schema else None
+        deck, problems = load_deck(path, display_path(path), result.card_set, schema)
+        findings += problems
+        if deck is not None:
+            findings += game.check_deck(deck, result.card_set)
+    return findings
 
 
 @cli.command("build")

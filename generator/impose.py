@@ -8,6 +8,7 @@ long-edge flips mirror x, short-edge flips mirror y; the back art stays upright 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from generator.errors import UsageError
@@ -90,6 +91,7 @@ class Slot:
     card_id: str
     copy: int  # 1-based copy number of that card
     kind: str
+    size: CardSize  # kinds may differ in size (cards and counters in one pack)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,16 +112,20 @@ class Placement:
 class Page:
     side: str  # front | back
     sheet: int  # 1-based
+    grid: Grid | None = None
     placements: list[Placement] = field(default_factory=list)
     marks: list[Op] = field(default_factory=list)
 
 
-def paginate(slots: list[Slot], per_sheet: int, new_sheet_per_kind: bool) -> list[list[Slot]]:
-    """Split the copies into sheets; a new kind of card starts a new sheet when asked."""
+def paginate(slots: list[Slot], per_sheet: Callable[[CardSize], int],
+             new_sheet_per_kind: bool) -> list[list[Slot]]:
+    """Split the copies into sheets; a new size, or a new kind when asked, starts a new sheet."""
     sheets: list[list[Slot]] = []
     for slot in slots:
-        starts_new = (not sheets or len(sheets[-1]) == per_sheet
-                      or (new_sheet_per_kind and sheets[-1][-1].kind != slot.kind))
+        previous = sheets[-1][-1] if sheets else None
+        starts_new = (previous is None or len(sheets[-1]) == per_sheet(slot.size)
+                      or previous.size != slot.size
+                      or (new_sheet_per_kind and previous.kind != slot.kind))
         if starts_new:
             sheets.append([])
         sheets[-1].append(slot)
@@ -227,29 +233,38 @@ def _shift(op: Op, dx: float, dy: float) -> Op:
 
 @dataclass(slots=True)
 class Imposition:
-    grid: Grid
+    grid: Grid  # the first sheet's grid (every sheet's own is on its pages)
     fronts: list[Page]
     backs: list[Page]
 
 
 def impose(slots: list[Slot], fronts: dict[str, tuple[str, str]],
-           backs: dict[str, tuple[str, str]], card: CardSize, options: SheetOptions,
+           backs: dict[str, tuple[str, str]], options: SheetOptions,
            label: str) -> Imposition:
     """Lay the copies out on front pages and, unless simplex, their mirrored back pages."""
-    grid = compute_grid(options, card)
-    sheets = paginate(slots, grid.per_sheet, options.new_sheet_per_kind)
+    grids: dict[CardSize, Grid] = {}
+
+    def grid_for(size: CardSize) -> Grid:
+        if size not in grids:
+            grids[size] = compute_grid(options, size)
+        return grids[size]
+
+    sheets = paginate(slots, lambda size: grid_for(size).per_sheet,
+                      options.new_sheet_per_kind)
     paper = options.paper_size
     gutter_room = options.gutter_mm >= 2 * options.bleed_mm
     dx, dy = options.back_offset_mm
-    result = Imposition(grid, [], [])
+    result = Imposition(grid_for(slots[0].size) if slots else
+                        compute_grid(options, CardSize(63.5, 88.9)), [], [])
     for number, sheet in enumerate(sheets, start=1):
+        grid = grid_for(sheet[0].size)
         tag = f"{label} \u00b7 sheet {number}/{len(sheets)}"
-        front = Page("front", number)
+        front = Page("front", number, grid)
         front.marks += _crop_marks(grid, options) + _registration(options)
         if options.cut_lines:
             front.marks += _cut_lines(grid)
         front.marks.append(_label(grid, options, f"{tag} \u00b7 front"))
-        back = Page("back", number)
+        back = Page("back", number, grid)
         back.marks += [_shift(op, dx, dy) for op in
                        _crop_marks(grid, options) + _registration(options)]
         back.marks.append(_shift(_label(grid, options, f"{tag} \u00b7 back"), dx, dy))

@@ -93,6 +93,7 @@ class Manifest:
     card_size: CardSize
     extends: str | None
     location: Location
+    options: Mapping[str, object] = field(default_factory=dict, compare=False, hash=False)
 
 
 @dataclass(frozen=True, slots=True)

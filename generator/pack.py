@@ -10,6 +10,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 
 from generator import schemacheck
 from generator.errors import UsageError
@@ -78,6 +79,7 @@ def _manifest(doc: YamlDocument) -> Manifest:
         card_size=CardSize.from_spec(data.get("card_size", "poker")),
         extends=str(data["extends"]) if data.get("extends") else None,
         location=doc.where(()),
+        options=MappingProxyType(dict(data.get("options") or {})),
     )
 
 

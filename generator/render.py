@@ -115,11 +115,9 @@ class SheetRenderer:
     """One PDF file of pages; faces become forms the first time a page needs them."""
 
     def __init__(self, path: Path, paper_mm: tuple[float, float], title: str,
-                 faces: dict[FaceKey, FaceLayout], card_mm: tuple[float, float],
-                 bleed_mm: float) -> None:
+                 faces: dict[FaceKey, FaceLayout], bleed_mm: float) -> None:
         self.paper = paper_mm
         self.faces = faces
-        self.card_w, self.card_h = card_mm
         self.bleed = bleed_mm
         self.canvas = Canvas(str(path), pagesize=(paper_mm[0] * mm, paper_mm[1] * mm),
                              invariant=1, pageCompression=1,
@@ -135,9 +133,10 @@ class SheetRenderer:
             return name
         name = f"face{len(self.form_names)}"
         b = self.bleed * mm
-        self.canvas.beginForm(name, lowerx=-b, lowery=-b, upperx=self.card_w * mm + b,
-                              uppery=self.card_h * mm + b)
-        OpPainter(self.canvas, self.card_h).draw(self.faces[key].ops)
+        face = self.faces[key]
+        self.canvas.beginForm(name, lowerx=-b, lowery=-b, upperx=face.width_mm * mm + b,
+                              uppery=face.height_mm * mm + b)
+        OpPainter(self.canvas, face.height_mm).draw(face.ops)
         self.canvas.endForm()
         self.form_names[key] = name
         return name

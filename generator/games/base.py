@@ -9,13 +9,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from generator.deck import Deck
 from generator.findings import Finding
-from generator.model import Card, CardSet, SourceRef
+from generator.model import Card, CardSet, CardSize, SourceRef
 
 FieldText = Callable[[Card, str], str]
 LabelText = Callable[[str], str]
 CardBuilder = Callable[[Mapping[str, object], str, SourceRef], Card]
 RuleCheck = Callable[[CardSet], list[Finding]]
+DeckCheck = Callable[["Deck", CardSet], list[Finding]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,6 +25,8 @@ class CardKind:
     name: str
     schema: str  # file name inside the game's schema package
     build: CardBuilder
+    #: physical size of this kind when it differs from the pack's card_size (e.g. counters)
+    size: CardSize | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +48,19 @@ class Game:
     kinds: Mapping[str, CardKind]
     rules: tuple[RuleCheck, ...] = field(default=())
     faces: Faces | None = None
+    #: games with constructed decks: schema of a deck file (in schema_package) and its rules
+    deck_schema: str | None = None
+    deck_rules: tuple[DeckCheck, ...] = field(default=())
+
+    def size_of(self, card: Card, default: CardSize) -> CardSize:
+        kind = self.kinds.get(card.kind)
+        return kind.size if kind is not None and kind.size is not None else default
+
+    def check_deck(self, deck: Deck, card_set: CardSet) -> list[Finding]:
+        findings: list[Finding] = []
+        for rule in self.deck_rules:
+            findings.extend(rule(deck, card_set))
+        return findings
 
     def check(self, card_set: CardSet) -> list[Finding]:
         findings: list[Finding] = []

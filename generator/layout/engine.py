@@ -57,6 +57,8 @@ class FaceContext:
 
 @dataclass(slots=True)
 class FaceLayout:
+    width_mm: float = 0.0
+    height_mm: float = 0.0
     ops: list[Op] = field(default_factory=list)
     problems: list[TextProblem] = field(default_factory=list)
 
@@ -177,7 +179,7 @@ def _rect_element(element: Element, values: Mapping[str, object], ctx: FaceConte
 
 
 def layout_face(template: Template, values: Mapping[str, object], ctx: FaceContext) -> FaceLayout:
-    layout = FaceLayout()
+    layout = FaceLayout(template.width_mm, template.height_mm)
     for element in template.elements:
         if not _visible(element, values):
             continue

@@ -1,0 +1,77 @@
+"""Deck files (``decks/*.yaml``): which cards of a card set a player brings, and how many.
+
+The generic part checks the file (YAML, the game's deck schema) and resolves every card
+reference against the loaded card set; what makes a deck legal is the game module's business.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator import schemacheck
+from generator.findings import Finding, error
+from generator.location import Location
+from generator.model import Card, CardSet
+from generator.yamlsource import YamlDocument, load_yaml_file
+
+GENERIC_DECK_SCHEMA = ("generator.schemas", "deck.schema.json")
+
+
+@dataclass(frozen=True, slots=True)
+class DeckEntry:
+    card: Card
+    count: int
+    location: Location
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    name: str
+    file: str
+    entries: tuple[DeckEntry, ...]
+    #: the whole validated document, for game-specific fields (e.g. a commander)
+    data: Mapping[str, object] = field(default_factory=dict)
+    document: YamlDocument | None = field(default=None, compare=False)
+
+    @property
+    def total(self) -> int:
+        return sum(entry.count for entry in self.entries)
+
+    def where(self, *path: str | int) -> Location:
+        if self.document is None:
+            return Location(self.file)
+        return self.document.where(tuple(path))
+
+
+def load_deck(path: Path, display: str, card_set: CardSet, schema: tuple[str, str] | None
+              ) -> tuple[Deck | None, list[Finding]]:
+    """Load a deck file and resolve its card ids; problems become findings."""
+    doc, findings = load_yaml_file(path, display)
+    if doc is None:
+        return None, findings
+    if not isinstance(doc.data, Mapping):
+        return None, [error("not-a-mapping", "a deck file must be a mapping with a 'cards:' "
+                            f"list, not {schemacheck.describe_type(doc.data)}", doc.where(()))]
+    package, name = schema or GENERIC_DECK_SCHEMA
+    findings = schemacheck.check(doc, package, name)
+    if findings:
+        return None, findings
+    by_id = {card.id: card for card in card_set.cards}
+    entries: list[DeckEntry] = []
+    for index, item in enumerate(doc.data["cards"]):
+        card_id = str(item["card"])
+        where = doc.where(("cards", index, "card"))
+        card = by_id.get(card_id)
+        if card is None:
+            findings.append(error(
+                "deck-unknown-card",
+                f"deck names card '{card_id}', which no loaded pack has"
+                f"{schemacheck.did_you_mean(card_id, sorted(by_id))}", where, card_id))
+            continue
+        entries.append(DeckEntry(card, int(item.get("count", 1)),
+                                 doc.where(("cards", index))))
+    deck = Deck(name=str(doc.data.get("name", path.stem)), file=display,
+                entries=tuple(entries), data=doc.data, document=doc)
+    return deck, findings
