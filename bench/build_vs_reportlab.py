@@ -75,7 +75,10 @@ def timed(action) -> float:
 def cold_build(pack: Path, out: Path) -> None:
     """One build as a fresh ``pnp build`` process would run it: text-fitting cache empty."""
     fit_text.cache_clear()
-    build(pack, (), "en", SheetOptions(paper="a4"), out)
+    result = build(pack, (), "en", SheetOptions(paper="a4"), out)
+    if result.out_dir is None:
+        raise SystemExit("the pack did not build: " + "; ".join(f.as_text()
+                                                                 for f in result.findings))
 
 
 def main() -> None:

@@ -23,6 +23,7 @@ from generator.layout.template import TEMPLATES_ROOT
 from generator.localize import LABEL_CONTEXT, Localizer, field_context, load_catalog
 from generator.location import Location
 from generator.model import Card, CardSet
+from generator.pack import GLOSSARY_NAME
 
 _TOKEN = re.compile(r"\{[a-z0-9_][a-z0-9_-]*\}")
 TEXT_STYLES = ("regular", "bold")
@@ -38,7 +39,7 @@ class GlossaryTerm:
 @cache
 def load_glossary(pack_root: Path, locale: str) -> tuple[GlossaryTerm, ...]:
     """Terms of ``glossary.yaml`` that name forms for ``locale`` (absent file: no terms)."""
-    path = pack_root / "glossary.yaml"
+    path = pack_root / GLOSSARY_NAME
     if not path.is_file():
         return ()
     data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}

@@ -22,6 +22,8 @@ from generator.model import Card, CardSize, Manifest, Pack, SourceRef
 from generator.yamlsource import YamlDocument, load_yaml_file
 
 MANIFEST_NAME = "game.yaml"
+GLOSSARY_NAME = "glossary.yaml"
+_NOT_CARD_FILES = frozenset({Path(MANIFEST_NAME), Path(GLOSSARY_NAME)})
 _NOT_CARD_DIRS = frozenset({"locales", "decks"})
 _GENERIC_SCHEMAS = "generator.schemas"
 
@@ -46,7 +48,8 @@ def display_path(path: Path) -> str:
 
 
 def card_files(root: Path) -> list[Path]:
-    """Every ``*.yaml``/``*.yml`` below the pack folder except the manifest, locales and decks."""
+    """Every ``*.yaml``/``*.yml`` below the pack folder except the manifest, the glossary,
+    locales and decks."""
     found: list[Path] = []
     for path in sorted(root.rglob("*")):
         relative = path.relative_to(root)
@@ -54,7 +57,7 @@ def card_files(root: Path) -> list[Path]:
             continue
         if relative.parts[0] in _NOT_CARD_DIRS or any(p.startswith(".") for p in relative.parts):
             continue
-        if relative == Path(MANIFEST_NAME):
+        if relative in _NOT_CARD_FILES:
             continue
         found.append(path)
     return found
