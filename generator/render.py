@@ -14,6 +14,7 @@ from pathlib import Path
 from reportlab import rl_config
 from reportlab.lib.colors import HexColor
 from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.fonts import font_name
@@ -52,8 +53,33 @@ class OpPainter:
         return (1 if fill else 0, 1 if stroke else 0)
 
     def draw(self, ops: Iterable[Op]) -> None:
+        """Draw in order; runs of upright text share one PDF text object (far fewer operators
+        than one object per string, which is what dominates a card face)."""
+        texts: list[Text] = []
         for op in ops:
+            if isinstance(op, Text) and not op.angle:
+                texts.append(op)
+                continue
+            if texts:
+                self._draw_texts(texts)
+                texts = []
             getattr(self, f"_draw_{type(op).__name__.lower()}")(op)
+        if texts:
+            self._draw_texts(texts)
+
+    def _draw_texts(self, ops: list[Text]) -> None:
+        text = self.c.beginText()
+        for op in ops:
+            name = font_name(op.font)
+            text.setFont(name, op.size_pt)
+            text.setFillColor(_color(op.color or "#000000"))
+            x = op.x * mm
+            if op.anchor != "left":
+                width = stringWidth(op.text, name, op.size_pt)
+                x -= width if op.anchor == "right" else width / 2
+            text.setTextOrigin(x, self.y(op.y))
+            text.textOut(op.text)
+        self.c.drawText(text)
 
     def _draw_rect(self, op: Rect) -> None:
         fill, stroke = self._paint(op.fill, op.stroke, op.width_pt)
