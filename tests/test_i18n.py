@@ -43,6 +43,9 @@ cards:
     points: 5
     hits_to_sink: 4
     guns: [5in]
+  - id: order-1
+    kind: player_order
+    order: 1
 """
 
 
@@ -149,6 +152,16 @@ def test_text_that_cannot_fit_reports_card_field_locale_and_mm(mini):
     assert finding.location.line == 8
     overflow_mm = float(finding.message.split(": ")[-1].split(" mm")[0])
     assert overflow_mm > 5
+
+
+def test_a_label_too_long_for_a_widget_is_reported_too(mini):
+    write_po(mini, {("label", "Gun"): "Очень-очень длинное название артиллерийского обстрела "
+                                      "главным и вспомогательным калибром"})
+    checked = validate(mini)
+    faces = lay_out_cards(checked.card_set, checked.game,
+                          localizer_for(checked.card_set, "cwnb", "ru"), 0.0)
+    (finding,) = [f for f in faces.findings if f.code == "text-overflow"]
+    assert finding.card == "order-1" and "summary table" in finding.message
 
 
 def test_a_fitting_translation_reports_nothing(mini):

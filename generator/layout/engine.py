@@ -43,6 +43,17 @@ class FaceContext:
     widgets: Mapping[str, Callable[..., list[Op]]]
     icons: Mapping[str, IconPainter]
     bleed_mm: float = 0.0
+    #: texts that widgets could not fit; the engine adds them to the face's problems
+    problems: list[TextProblem] = field(default_factory=list)
+
+    def fit(self, text: str, width_mm: float, height_mm: float, style: str, size_pt: float,
+            min_size_pt: float, what: str) -> FittedText:
+        """Fit a widget's text like a template text, reporting it under ``what`` if it
+        overflows, so a translator hears of a label too long for a summary table too."""
+        fitted = fit_text(text, width_mm, height_mm, style, size_pt, min_size_pt, self.locale)
+        if not fitted.fits:
+            self.problems.append(TextProblem(what, fitted.overflow_mm, fitted.size_pt))
+        return fitted
 
     def color(self, name: object) -> str | None:
         if name in (None, "none"):
@@ -198,4 +209,6 @@ def layout_face(template: Template, values: Mapping[str, object], ctx: FaceConte
                 raise TemplateError(f"template {template.name}: unknown widget '{name}'")
             options = element.get("options", {}) or {}
             layout.ops.extend(widget(values, element.box, options, ctx))
+    layout.problems.extend(ctx.problems)
+    ctx.problems.clear()
     return layout

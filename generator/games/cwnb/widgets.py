@@ -10,7 +10,6 @@ from generator.games.cwnb.playrules import AIR_DEFENSE_RATING, summary_rows
 from generator.layout.engine import FaceContext, IconPainter, text_ops
 from generator.layout.ops import Line, Op, Rect, Text
 from generator.layout.symbols import anchor_icon, set_mark_widget
-from generator.layout.textfit import fit_text
 
 Box = tuple[float, float, float, float]
 Options = Mapping[str, object]
@@ -66,8 +65,8 @@ def platforms(values: Mapping[str, object], box: Box, options: Options,
     ops: list[Op] = []
     for index, (label, kind, details) in enumerate(rows):
         top = y + index * row_h
-        label_fit = fit_text(ctx.label(label), label_w - 1.0, chip_h, "bold", 7.5, 6.0,
-                             ctx.locale)
+        label_fit = ctx.fit(ctx.label(label), label_w - 1.0, chip_h, "bold", 7.5, 6.0,
+                            f"label '{label}'")
         ops += text_ops(label_fit, (x, top, label_w - 1.0, chip_h), "left", "middle", "bold",
                         ink, ctx.icons)[0]
         cursor = x + label_w
@@ -122,6 +121,8 @@ def category_bar(values: Mapping[str, object], box: Box, options: Options,
     if category == "special":
         ops += icons.star(mx, my, mark, white)
     label = str(values.get("category_label", "")).upper()
+    room = h - 6.0 - (my - y + 2 * mark + 3.0)  # from the bottom margin up to the symbols
+    ctx.fit(label, room, 3.0, "bold", 6.5, 6.5, "category label")
     ops.append(Text(x + w * 0.68, y + h - 6.0, label, "bold", 6.5, white, "left", angle=90))
     return ops
 
@@ -152,10 +153,13 @@ def action_symbol(values: Mapping[str, object], box: Box, options: Options,
 def _rows(pairs: list[tuple[str, str]], box: Box, ink: str, ctx: FaceContext) -> list[Op]:
     x, y, w, h = box
     row_h = min(h / max(len(pairs), 1), 5.0)
+    value_w = 9.0
     ops: list[Op] = []
     for index, (label, value) in enumerate(pairs):
         base = y + (index + 0.75) * row_h
-        ops.append(Text(x, base, label, "regular", 7.5, ink))
+        fitted = ctx.fit(label, w - value_w - 1.0, row_h, "regular", 7.5, 6.0,
+                         "chance label")
+        ops.append(Text(x, base, label, "regular", fitted.size_pt, ink))
         ops.append(Text(x + w, base, value, "bold", 8.5, ink, "right"))
         ops.append(Line(x, base + 1.1, x + w, base + 1.1, ink, 0.3))
     return ops
@@ -201,7 +205,7 @@ def summary_table(values: Mapping[str, object], box: Box, options: Options,
                             else ctx.label(f"action:{c}") for c in attack.countered_by)
         for text, style, box_x, box_w in ((attack_name, "bold", x + 1.0, left_w - 2.4),
                                           (answers, "regular", x + left_w, w - left_w - 1.0)):
-            fitted = fit_text(text, box_w, row_h - 0.6, style, 7.0, 6.0, ctx.locale)
+            fitted = ctx.fit(text, box_w, row_h - 0.6, style, 7.0, 6.0, "summary table")
             text_box = (box_x, top + 0.3, box_w, row_h - 0.6)
             drawn, _ = text_ops(fitted, text_box, "left", "middle", style, ink, ctx.icons)
             ops += drawn
