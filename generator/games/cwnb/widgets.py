@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from generator.fonts import string_width_mm
 from generator.games.cwnb import icons
 from generator.games.cwnb.faces import chance_range
 from generator.games.cwnb.playrules import AIR_DEFENSE_RATING, summary_rows
@@ -22,16 +23,17 @@ def _ink(ctx: FaceContext, options: Options, default: str = "ink") -> str:
     return ctx.color(options.get("color", default)) or "#000000"
 
 
-def _chip(x: float, y: float, h: float, kind: str, detail: str, ink: str) -> tuple[list[Op],
-                                                                                float]:
-    """One weapon platform: an outlined tag with its symbol and caliber or class."""
+def _chip(x: float, y: float, h: float, kind: str, detail: str, ink: str,
+          caption: str) -> tuple[list[Op], float]:
+    """One weapon platform: an outlined tag with its symbol and (localized) caliber or class."""
     icon = h * 0.78
     pad = h * 0.11
     if kind == "gun":
         ops = icons.gun(x + pad, y + pad, icon, detail, ink)
         label_pt = h * 0.46 * icons.PT_PER_MM
-        ops.append(Text(x + pad + icon + 0.6, y + h * 0.68, detail, "narrow-bold", label_pt, ink))
-        width = pad + icon + 0.6 + len(detail) * h * 0.26 + pad
+        ops.append(Text(x + pad + icon + 0.6, y + h * 0.68, caption, "narrow-bold", label_pt,
+                        ink))
+        width = pad + icon + 0.6 + string_width_mm(caption, "narrow-bold", label_pt) + pad
     else:
         ops = icons.missile(x + pad, y + pad, icon, detail, ink)
         width = pad + icon + pad
@@ -72,7 +74,8 @@ def platforms(values: Mapping[str, object], box: Box, options: Options,
         cursor = x + label_w
         for detail in details:
             if kind in {"gun", "missile"}:
-                chip, width = _chip(cursor, top, chip_h, kind, detail, ink)
+                caption = ctx.label(f"caliber:{detail}") if kind == "gun" else detail
+                chip, width = _chip(cursor, top, chip_h, kind, detail, ink, caption)
                 ops += chip
                 cursor += width + 1.2
             elif kind == "air":
