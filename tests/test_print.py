@@ -183,3 +183,25 @@ def test_interrupted_build_keeps_the_previous_output(tmp_path, monkeypatch):
     assert {p.name: p.read_bytes() for p in first.iterdir()} == before
     leftovers = [p.name for p in first.parent.iterdir() if p.name.startswith(".")]
     assert leftovers == []
+
+
+def test_russian_build_prints_russian_names_and_labels_on_the_right_pages(tmp_path):
+    out = build(CWNB, (), "ru", SheetOptions(paper="a4"), tmp_path).out_dir
+    doc = manifest(out)
+    assert doc["locale"] == "ru"
+    pages = {c["id"]: p["index"] for p in doc["pages"] if p["side"] == "front"
+             for c in p["cards"]}
+    with pdfplumber.open(out / "fronts.pdf") as pdf:
+        def text_of(card_id: str) -> str:
+            return pdf.pages[pages[card_id] - 1].extract_text()
+
+        assert "Нимиц" in text_of("uss-nimitz") and "Чтобы утопить" in text_of("uss-nimitz")
+        assert "Очки" in text_of("uss-nimitz") and "Атомный авианосец" in text_of("uss-nimitz")
+        assert "Киров" in text_of("kirov")
+        assert "Орудийный обстрел" in text_of("gun-5in")
+        assert "Таблица акций" in text_of("order-1")
+        assert "Gun Attack" not in text_of("gun-5in")
+    with pdfplumber.open(out / "backs.pdf") as pdf:
+        back_pages = {c["id"]: p["index"] for p in doc["pages"] if p["side"] == "back"
+                      for c in p["cards"]}
+        assert "ПОДБИТ" in pdf.pages[back_pages["uss-nimitz"] - 1].extract_text()
