@@ -193,7 +193,7 @@ def test_russian_build_prints_russian_names_and_labels_on_the_right_pages(tmp_pa
              for c in p["cards"]}
     with pdfplumber.open(out / "fronts.pdf") as pdf:
         def text_of(card_id: str) -> str:
-            return pdf.pages[pages[card_id] - 1].extract_text()
+            return " ".join(pdf.pages[pages[card_id] - 1].extract_text().split())
 
         assert "Нимиц" in text_of("uss-nimitz") and "Чтобы утопить" in text_of("uss-nimitz")
         assert "Очки" in text_of("uss-nimitz") and "Атомный авианосец" in text_of("uss-nimitz")
