@@ -1,9 +1,10 @@
 """Benchmark: ``pnp build cards/cwnb`` against a bare ReportLab script drawing as many cards.
 
-The bare script is the floor: same paper, same 3 x 3 poker grid, same embedded TrueType font,
-one filled card rectangle, a title and a five-line text per card, fronts and backs. It knows
-nothing of templates, fitting, forms or marks. The ratio says what pnp's pipeline costs on top
-(target: within 3x). Run with ``make bench``.
+The bare script is the floor: same paper, same 3 x 3 poker grid, same embedded TrueType fonts,
+the same three files (fronts, backs, duplex), crop marks, and per card a background, a header band
+and eleven strings (name, two sub-lines, two ratings with labels, five lines of rules text). It
+knows nothing of templates, text fitting, icons, forms or findings. The ratio says what pnp's
+pipeline costs on top (target: within 3x). Run with ``make bench``.
 """
 
 from __future__ import annotations
@@ -32,18 +33,44 @@ TEXT = ("A first-row ship with a gun of this size fires at a ship in the enemy's
 
 
 def _draw_card(canvas: Canvas, slot: int, number: int, regular: str, bold: str) -> None:
+    """A plain card with about as much text as a pnp face: header band, name, type line, two
+    ratings with their labels and five lines of rules text (no icons, no fitting)."""
     x = (9.75 + (slot % 3) * 63.5) * mm
     y = 297 * mm - (15.15 + (slot // 3 + 1) * 88.9) * mm
     canvas.setFillColorRGB(0.96, 0.95, 0.91)
     canvas.rect(x, y, 63.5 * mm, 88.9 * mm, fill=1, stroke=1)
+    canvas.setFillColorRGB(0.11, 0.21, 0.34)
+    canvas.rect(x, y + 69 * mm, 63.5 * mm, 19.9 * mm, fill=1, stroke=0)
+    canvas.setFillColorRGB(1, 1, 1)
+    canvas.setFont(bold, 12)
+    canvas.drawString(x + 17 * mm, y + 82 * mm, f"Card {number}")
+    canvas.setFont(regular, 7.5)
+    canvas.drawString(x + 17 * mm, y + 77 * mm, "Destroyer class")
+    canvas.drawString(x + 17 * mm, y + 73 * mm, "DDG \u00b7 Missile Destroyer \u00b7 United States")
     canvas.setFillColorRGB(0, 0, 0)
-    canvas.setFont(bold, 11)
-    canvas.drawString(x + 4 * mm, y + 80 * mm, f"Card {number}")
+    canvas.setFont(bold, 15)
+    canvas.drawRightString(x + 13 * mm, y + 3 * mm, str(number % 12 + 1))
+    canvas.drawString(x + 4 * mm, y + 62 * mm, str(number % 9 + 1))
+    canvas.setFont(regular, 7)
+    canvas.drawString(x + 15 * mm, y + 3.5 * mm, "Points")
+    canvas.drawString(x + 4 * mm, y + 58 * mm, "Hits to Sink")
     canvas.setFont(regular, 8)
     words = TEXT.split()
     for line in range(5):
         canvas.drawString(x + 4 * mm, y + (20 - line * 3.5) * mm,
                           " ".join(words[line * 5:(line + 1) * 5]))
+
+
+def _crop_marks(canvas: Canvas) -> None:
+    canvas.setLineWidth(0.5)
+    for column in range(4):
+        x = (9.75 + column * 63.5) * mm
+        canvas.line(x, 284 * mm, x, 289 * mm)
+        canvas.line(x, 8 * mm, x, 13 * mm)
+    for row in range(4):
+        y = (15.15 + row * 88.9) * mm
+        canvas.line(3 * mm, y, 8 * mm, y)
+        canvas.line(202 * mm, y, 207 * mm, y)
 
 
 def bare_reportlab(out: Path, cards: int) -> None:
@@ -59,6 +86,7 @@ def bare_reportlab(out: Path, cards: int) -> None:
             for slot, index in enumerate(sheet):
                 mirrored = slot if side == "front" else (slot // 3) * 3 + 2 - slot % 3
                 _draw_card(canvas, mirrored, index + 1, regular, bold)
+            _crop_marks(canvas)
             canvas.showPage()
         canvas.save()
 
