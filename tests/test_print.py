@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
-from conftest import CWNB
+from conftest import CWNB, run_pnp
 from pypdf import PdfReader
 
 from generator.build import build
@@ -205,3 +205,28 @@ def test_russian_build_prints_russian_names_and_labels_on_the_right_pages(tmp_pa
         back_pages = {c["id"]: p["index"] for p in doc["pages"] if p["side"] == "back"
                       for c in p["cards"]}
         assert "ПОДБИТ" in pdf.pages[back_pages["uss-nimitz"] - 1].extract_text()
+
+
+@pytest.mark.parametrize(("paper", "duplex"), [("a4", "long"), ("letter", "short")])
+def test_calibration_scales_sit_behind_the_front_targets(tmp_path, paper, duplex):
+    from generator.calibrate import SCALE_GAP_MM, calibration_pages
+    from generator.layout.ops import Line
+
+    options = SheetOptions(paper=paper, duplex=duplex)
+    width, height = PAPERS[paper]
+    front, back = calibration_pages(options)
+    long_lines = [op for op in front.marks if isinstance(op, Line)
+                  and abs(op.x1 - op.x2) < 1e-9 and abs(op.y2 - op.y1) > 20]
+    assert len(long_lines) == 5
+    back_lines = [op for op in back.marks if isinstance(op, Line)]
+    for target in long_lines:
+        x, y = target.x1, (target.y1 + target.y2) / 2
+        bx, by = (width - x, y) if duplex == "long" else (x, height - y)
+        zero_tick = [op for op in back_lines if abs(op.x1 - bx) < 1e-6
+                     and abs(op.y1 - (by - SCALE_GAP_MM)) < 1e-6 and op.x1 == op.x2]
+        assert zero_tick, f"no DX scale zero behind the target at {x}, {y}"
+    result = run_pnp("calibrate", "--paper", paper, "--duplex", duplex, "--out", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    pdf = PdfReader(tmp_path / "calibrate" / f"{paper}-{duplex}" / "calibrate.pdf")
+    assert len(pdf.pages) == 2
+    assert float(pdf.pages[1].mediabox.width) / PT == pytest.approx(width, abs=0.01)
