@@ -47,10 +47,13 @@ def display_path(path: Path) -> str:
     return relative if not relative.startswith("..") else str(path)
 
 
-def card_files(root: Path) -> list[Path]:
+def card_files(root: Path) -> tuple[list[Path], list[Finding]]:
     """Every ``*.yaml``/``*.yml`` below the pack folder except the manifest, the glossary,
-    locales and decks."""
+    locales and decks. A file (or link) that resolves outside the pack is refused: a pack is
+    shared and built by others, and must not read what lies beyond its folder."""
     found: list[Path] = []
+    refused: list[Finding] = []
+    real_root = root.resolve()
     for path in sorted(root.rglob("*")):
         relative = path.relative_to(root)
         if path.suffix not in {".yaml", ".yml"} or not path.is_file():
@@ -59,8 +62,13 @@ def card_files(root: Path) -> list[Path]:
             continue
         if relative in _NOT_CARD_FILES:
             continue
+        if not path.resolve().is_relative_to(real_root):
+            refused.append(error("path-escape", "this file links outside the pack folder; "
+                                 "copy the file into the pack instead",
+                                 Location(display_path(path))))
+            continue
         found.append(path)
-    return found
+    return found, refused
 
 
 def _manifest(doc: YamlDocument) -> Manifest:
@@ -170,7 +178,9 @@ def load_pack(path: Path) -> PackLoad:
     manifest, game = loaded
     cards: list[Card] = []
     seen: dict[str, Location] = {}
-    for file in card_files(root):
+    files, refused = card_files(root)
+    result.findings.extend(refused)
+    for file in files:
         doc, problems = load_yaml_file(file, display_path(file))
         result.findings.extend(problems)
         if doc is None:

@@ -153,3 +153,13 @@ def test_alias_bomb_is_refused_quickly(make_pack):
         lines.append(f"{name}: &{name} [" + ", ".join([f"*{prev}"] * 9) + "]")
     finding = only_finding(make_pack({"bomb.yaml": "\n".join(lines) + "\n"}))
     assert finding.code == "yaml-too-large"
+
+
+def test_a_card_file_linking_outside_the_pack_is_refused(make_pack, tmp_path):
+    outside = tmp_path / "secret.yaml"
+    outside.write_text("cards: []\n", encoding="utf-8")
+    pack = make_pack({})
+    (pack / "ships.yaml").symlink_to(outside)
+    finding = only_finding(pack)
+    assert finding.code == "path-escape"
+    assert Path(finding.location.file).name == "ships.yaml"
