@@ -12,8 +12,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from generator.errors import UsageError
+from generator.fonts import string_width_mm
 from generator.layout.ops import Circle, Line, Op, Text
 from generator.model import CardSize
+
+Box = tuple[float, float, float, float]  # x, y, width, height in mm
 
 PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 MARK_WIDTH_PT = 0.5  # >= 0.25 pt so that marks survive a home printer
@@ -69,14 +72,31 @@ class Grid:
                 self.y0 + row * (self.card_h + self.gutter))
 
 
+#: an axis gives up at most this share of its pieces to make room for full-length crop marks
+MARK_ROOM_COST = 0.10
+
+
+def _fit(length: float, piece: float, gutter: float) -> int:
+    return math.floor((length + gutter) / (piece + gutter) + 1e-9)
+
+
+def _count(paper: float, piece: float, options: SheetOptions) -> int:
+    """Pieces along one axis: as many as fit inside the margins and the outer bleed, or one or
+    two fewer when that leaves room for full crop marks at no more than 10 % of them (small
+    pieces such as 12.7 mm counters; a poker-card grid never loses a row for its marks)."""
+    g = options.gutter_mm
+    tight = _fit(paper - 2 * (options.margin_mm + options.bleed_mm), piece, g)
+    room = 2 * (options.margin_mm + options.bleed_mm + MARK_GAP_MM + MARK_LENGTH_MM)
+    roomy = _fit(paper - room, piece, g)
+    return roomy if roomy >= 1 and tight - roomy <= MARK_ROOM_COST * tight else tight
+
+
 def compute_grid(options: SheetOptions, card: CardSize) -> Grid:
     """As many cards as fit inside the printable area with room for the outer bleed."""
     width, height = options.paper_size
-    usable_w = width - 2 * (options.margin_mm + options.bleed_mm)
-    usable_h = height - 2 * (options.margin_mm + options.bleed_mm)
     g = options.gutter_mm
-    cols = math.floor((usable_w + g) / (card.width_mm + g) + 1e-9)
-    rows = math.floor((usable_h + g) / (card.height_mm + g) + 1e-9)
+    cols = _count(width, card.width_mm, options)
+    rows = _count(height, card.height_mm, options)
     if cols < 1 or rows < 1:
         raise UsageError(f"a {card.width_mm} x {card.height_mm} mm card does not fit on "
                          f"{options.paper} with {options.margin_mm} mm margins")
@@ -148,8 +168,13 @@ def _bleed_sides(grid: Grid, index: int, gutter_room: bool) -> tuple[bool, bool,
             row == grid.rows - 1 or inner, col == 0 or inner)
 
 
-def _crop_marks(grid: Grid, options: SheetOptions) -> list[Op]:
-    """Short lines outside the grid, continuing every cut line, stopping at the printer margin."""
+def _crop_marks(grid: Grid, options: SheetOptions, avoid: tuple[Box, ...] = ()) -> list[Op]:
+    """Short lines outside the grid, continuing every cut line, stopping at the printer margin.
+
+    A mark that would run through the sheet label or a registration target (``avoid``) is left
+    out: with small pieces (12.7 mm counters) a mark falls on every few millimetres of the side
+    margins, where the label and the targets sit; the cut lines of the front still show that
+    edge."""
     width, height = options.paper_size
     start = options.bleed_mm + MARK_GAP_MM
     ops: list[Op] = []
@@ -175,17 +200,45 @@ def _crop_marks(grid: Grid, options: SheetOptions) -> list[Op]:
             ops.append(Line(left_from, y, left_to, y, MARK_COLOR, MARK_WIDTH_PT))
         if right_to > right_from:
             ops.append(Line(right_from, y, right_to, y, MARK_COLOR, MARK_WIDTH_PT))
-    return ops
+    return [op for op in ops if not any(_crosses(op, box) for box in avoid)]
 
 
-def _cut_lines(grid: Grid) -> list[Op]:
-    """Hairlines along every card edge of a front page (the original's grey cut lines, 2.1)."""
+def _crosses(line: Op, box: Box, clearance: float = 0.5) -> bool:
+    """Whether an axis-parallel mark passes within ``clearance`` mm of ``box``."""
+    assert isinstance(line, Line)
+    x, y, w, h = box
+    left, right = min(line.x1, line.x2), max(line.x1, line.x2)
+    top, bottom = min(line.y1, line.y2), max(line.y1, line.y2)
+    return (left <= x + w + clearance and right >= x - clearance
+            and top <= y + h + clearance and bottom >= y - clearance)
+
+
+def _text_box(text: Text) -> Box:
+    """The area a sheet label covers (horizontal, or turned 90 degrees up the margin)."""
+    size = text.size_pt * 25.4 / 72.0
+    length = string_width_mm(text.text, text.font, text.size_pt)
+    if text.angle == 90:
+        return (text.x - size * 0.8, text.y - length, size, length)
+    return (text.x, text.y - size * 0.8, length, size)
+
+
+def _registration_boxes(options: SheetOptions) -> tuple[Box, ...]:
+    r = REGISTRATION_DIAMETER_MM / 2
+    return tuple((cx - r, cy - r, 2 * r, 2 * r) for cx, cy in registration_centers(options))
+
+
+def _cut_lines(grid: Grid, used: int | None = None) -> list[Op]:
+    """Hairlines along every card edge of a front page (the original's grey cut lines, 2.1),
+    over the rows that hold pieces: a sheet of 20 counters in a 14 x 21 grid is not ruled
+    like graph paper."""
+    rows = grid.rows if used is None else max(1, min(grid.rows, -(-used // grid.cols)))
+    height = rows * grid.card_h + (rows - 1) * grid.gutter
     ops: list[Op] = []
     for c in range(grid.cols):
         for edge in (0.0, grid.card_w):
             x = grid.x0 + c * (grid.card_w + grid.gutter) + edge
-            ops.append(Line(x, grid.y0, x, grid.y0 + grid.height, CUT_COLOR, CUT_LINE_WIDTH_PT))
-    for r in range(grid.rows):
+            ops.append(Line(x, grid.y0, x, grid.y0 + height, CUT_COLOR, CUT_LINE_WIDTH_PT))
+    for r in range(rows):
         for edge in (0.0, grid.card_h):
             y = grid.y0 + r * (grid.card_h + grid.gutter) + edge
             ops.append(Line(grid.x0, y, grid.x0 + grid.width, y, CUT_COLOR, CUT_LINE_WIDTH_PT))
@@ -259,15 +312,20 @@ def impose(slots: list[Slot], fronts: dict[str, tuple[str, str]],
     for number, sheet in enumerate(sheets, start=1):
         grid = grid_for(sheet[0].size)
         tag = f"{label} \u00b7 sheet {number}/{len(sheets)}"
+        front_label = _label(grid, options, f"{tag} \u00b7 front")
+        back_label = _label(grid, options, f"{tag} \u00b7 back")
+        targets = _registration_boxes(options)
         front = Page("front", number, grid)
-        front.marks += _crop_marks(grid, options) + _registration(options)
+        front.marks += (_crop_marks(grid, options, (_text_box(front_label), *targets))
+                        + _registration(options))
         if options.cut_lines:
-            front.marks += _cut_lines(grid)
-        front.marks.append(_label(grid, options, f"{tag} \u00b7 front"))
+            front.marks += _cut_lines(grid, len(sheet))
+        front.marks.append(front_label)
         back = Page("back", number, grid)
         back.marks += [_shift(op, dx, dy) for op in
-                       _crop_marks(grid, options) + _registration(options)]
-        back.marks.append(_shift(_label(grid, options, f"{tag} \u00b7 back"), dx, dy))
+                       _crop_marks(grid, options, (_text_box(back_label), *targets))
+                       + _registration(options)]
+        back.marks.append(_shift(back_label, dx, dy))
         for index, slot in enumerate(sheet):
             x, y = grid.cell(index)
             top, right, bottom, left = _bleed_sides(grid, index, gutter_room)
