@@ -46,7 +46,9 @@ def label_messages(game: str) -> list[Message]:
     for key, text in source_labels(game).items():
         note = f"label key {key}" if key != text else ""
         messages.setdefault(text, Message(LABEL_CONTEXT, text, labels_file, note))
-    for text, template in template_labels(game):
+    labels = source_labels(game)
+    for key, template in template_labels(game):
+        text = labels.get(key, key)  # a template may name a key of labels.yaml or the text itself
         messages.setdefault(text, Message(LABEL_CONTEXT, text, f"templates/{game}/{template}"))
     return list(messages.values())
 
