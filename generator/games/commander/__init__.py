@@ -1,0 +1,40 @@
+"""Путь Командора (seed 002): card kinds, schemas, faces, deck rules and drawing widgets."""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from generator.games.base import CardKind, Faces, Game
+from generator.games.commander import faces, model, widgets
+from generator.games.commander.rules import DECK_RULES, RULES
+
+_KINDS = {
+    "ship": model.build_ship,
+    "space_object": model.build_space_object,
+    "ground_unit": model.build_ground_unit,
+    "military_building": model.build_military_building,
+    "civil_building": model.build_civil_building,
+    "tactical": model.build_tactical,
+    "situation": model.build_situation,
+    "upgrade": model.build_upgrade,
+    "commander": model.build_commander,
+    "ability": model.build_ability,
+}
+
+GAME = Game(
+    name="commander",
+    title="Путь Командора",
+    schema_package="generator.games.commander.schemas",
+    kinds=MappingProxyType({name: CardKind(name, f"{name}.schema.json", build)
+                            for name, build in _KINDS.items()}),
+    faces=Faces(
+        front_template=faces.front_template,
+        back_template=faces.back_template,
+        values=faces.face_values,
+        widgets=widgets.WIDGETS,
+        icons=widgets.ICONS,
+    ),
+    rules=RULES,
+    deck_schema="deck.schema.json",
+    deck_rules=DECK_RULES,
+)

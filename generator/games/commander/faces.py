@@ -1,0 +1,248 @@
+"""Which template draws each side of a Путь Командора card, and the values its elements print.
+
+Face values are already-localized strings, numbers and small tuples (stat cells, weapon rows)
+read by the game's widgets; templates never reach into card objects. A notation that does not
+parse is printed as written (the validator has already reported it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from generator.games.commander import notation
+from generator.games.commander.geometry import BODY_SLOTS, KEYWORD_PT, STACK_W, body_slot
+from generator.games.commander.model import (
+    Ability,
+    CivilBuilding,
+    Combat,
+    Commander,
+    CommanderCard,
+    GroundUnit,
+    MilitaryBuilding,
+    Ship,
+    Situation,
+    SpaceObject,
+    Tactical,
+    Upgrade,
+)
+from generator.layout.textfit import fit_text
+from generator.model import Card
+
+FieldText = Callable[[Card, str], str]
+LabelText = Callable[[str], str]
+
+FRONT_TEMPLATES = {
+    "ship": "ship", "space_object": "space-object", "ground_unit": "ground-unit",
+    "military_building": "military-building", "civil_building": "civil-building",
+    "tactical": "tactical", "situation": "situation", "upgrade": "upgrade",
+    "commander": "commander", "ability": "ability",
+}
+#: weapon rows in the order they fire: long, medium, then short range (L163-L167)
+WEAPON_BANDS = (("turbolaser", "Д"), ("nova", "Д"), ("torpedoes", "С"), ("plasma", "С"),
+                ("mazer", "С"), ("lasers", "М"), ("bombs", "М"), ("boarding", "М"),
+                ("landing", ""))
+_BAND_ORDER = {"Д": 0, "С": 1, "М": 2, "": 3}
+
+
+def front_template(card: Card) -> str:
+    return FRONT_TEMPLATES[card.kind]
+
+
+def back_template(card: Card) -> str:
+    """Every card shares one back: the deck, production and setup are all face down (L62,
+    L84, L118), so backs must give nothing away."""
+    return "back"
+
+
+def _energy_text(value: str | None) -> str:
+    """Energy types print as written in every language: Cyrillic А, В, С read as A, B, C."""
+    if value is None:
+        return ""
+    parsed = notation.energy(value, "shield")
+    return value if isinstance(parsed, notation.Problem) else f"{parsed.type}{parsed.power}"
+
+
+def _stats(combat: Combat, label: LabelText, *, speed: bool, crew: bool) -> list[tuple[str,
+                                                                                          str]]:
+    cells = [(label("Прочность"), combat.hull or "—")]
+    if speed:
+        cells.append((label("Скорость"), str(combat.speed if combat.speed is not None else 0)))
+    cells.append((label("Броня"), str(combat.armor)))
+    cells.append((label("Щит"), _energy_text(combat.shield) or "—"))
+    if crew:
+        size = combat.crew_size or 0
+        quality = label(f"crew:{combat.crew}") if combat.crew and size else ""
+        cells.append((label("Экипаж"), f"{quality}\u2009{size}" if quality else str(size)))
+    return cells
+
+
+def _mazer_text(combat: Combat) -> str:
+    mazer = combat.weapons.mazer or ""
+    if not mazer.strip().isdigit():
+        return _energy_text(mazer)
+    shield = notation.energy(combat.shield or "", "shield")
+    if isinstance(shield, notation.Problem):
+        return mazer
+    return f"{shield.type}{mazer.strip()}"
+
+
+def _weapons(combat: Combat, label: LabelText) -> list[tuple[str, str, str, str]]:
+    """(range band, its printed letter, weapon name, value) rows, longest range first."""
+    weapons = combat.weapons
+    rows: list[tuple[str, str, str]] = []
+    if weapons.rockets is not None:
+        rows.append((weapons.rocket_range or "", label("weapon:rockets"), weapons.rockets))
+    for name, band in WEAPON_BANDS:
+        value = getattr(weapons, name)
+        if value is None:
+            continue
+        shown = _mazer_text(combat) if name == "mazer" else str(value)
+        rows.append((band, label(f"weapon:{name}"), shown))
+    rows.sort(key=lambda row: _BAND_ORDER.get(row[0], 3))
+    return [(band, label(f"range:{band}") if band else "", name, value)
+            for band, name, value in rows]
+
+
+def _yield_line(resources: int, chips: int, label: LabelText) -> str:
+    parts = []
+    if resources:
+        parts.append(f"{resources}\u00a0{{resource}}")
+    if chips:
+        parts.append(f"{chips}\u00a0{{action-chip}}")
+    return f"{label('Доход за ход')}: {'  '.join(parts)}" if parts else ""
+
+
+def _body(*paragraphs: str) -> str:
+    return "\n".join(p for p in paragraphs if p)
+
+
+def keyword_lines(keywords: str) -> tuple[str, ...]:
+    """The keyword line broken as the ``stack`` widget prints it (bold, fixed size)."""
+    if not keywords:
+        return ()
+    fitted = fit_text(keywords, STACK_W - 1.0, 1000.0, "narrow-bold", KEYWORD_PT, KEYWORD_PT)
+    return tuple("".join(p.text for p in line.pieces) for line in fitted.lines)
+
+
+def _slots(stats: list, weapons: list, keywords: tuple[str, ...]) -> dict[str, object]:
+    top = body_slot(len(stats), len(weapons), len(keywords))
+    return {f"body_{slot}": slot == top for slot in BODY_SLOTS}
+
+
+def _common(card: CommanderCard, text: FieldText, label: LabelText) -> dict[str, object]:
+    return {"name": text(card, "name"), "text": text(card, "text"), "kind": card.kind,
+            "rarity": card.rarity, "number": card.number,
+            "kind_label": label(f"kind:{card.kind}")}
+
+
+def _unit(card: CommanderCard, text: FieldText, label: LabelText, stats: list, weapons: list,
+          body: str, keywords: str = "", **extra: object) -> dict[str, object]:
+    lines = keyword_lines(keywords)
+    return {**_common(card, text, label), "stats": stats, "weapons": weapons, "body": body,
+            "keyword_lines": lines, **_slots(stats, weapons, lines), **extra}
+
+
+def _ship(ship: Ship, text: FieldText, label: LabelText) -> dict[str, object]:
+    keywords = [label(f"prop:{p}") for p in ship.properties]
+    stats = _stats(ship.combat, label, speed=True, crew=True)
+    return _unit(ship, text, label, stats, _weapons(ship.combat, label), text(ship, "text"),
+                 " · ".join(keywords),
+                 type_line=f"{label(f'size:{ship.size}')} · {text(ship, 'type')}",
+                 badge="resource", badge_value=str(ship.cost),
+                 has_proper_name=ship.shows_proper_name, art=f"ship:{ship.size}")
+
+
+def _space_object(item: SpaceObject, text: FieldText, label: LabelText) -> dict[str, object]:
+    combat = item.combat
+    armed = combat.hull is not None or combat.shield is not None or bool(combat.armor)
+    stats = _stats(combat, label, speed=True, crew=combat.crew_size is not None) if armed else []
+    return _unit(item, text, label, stats, _weapons(combat, label),
+                 _body(_yield_line(item.yield_resources, item.yield_chips, label),
+                       text(item, "text")),
+                 type_line=label(f"object:{item.object_type}"), badge="resource",
+                 badge_value=str(item.cost), has_proper_name=item.shows_proper_name,
+                 art=item.object_type)
+
+
+def _building(card: MilitaryBuilding | CivilBuilding, text: FieldText,
+              label: LabelText) -> dict[str, object]:
+    stats = _stats(card.combat, label, speed=True, crew=False)
+    yielded = _yield_line(card.yield_resources, card.yield_chips, label) \
+        if isinstance(card, CivilBuilding) else ""
+    return _unit(card, text, label, stats, _weapons(card.combat, label),
+                 _body(yielded, text(card, "text")), type_line=label(f"kind:{card.kind}"),
+                 badge="resource", badge_value=str(card.cost), has_proper_name=False,
+                 art=card.kind)
+
+
+def _ground_unit(unit: GroundUnit, text: FieldText, label: LabelText) -> dict[str, object]:
+    stats = [(label("Сила"), str(unit.strength))]
+    return _unit(unit, text, label, stats, [], text(unit, "text"),
+                 type_line=label("kind:ground_unit"), badge="resource",
+                 badge_value=str(unit.cost), has_proper_name=False, art="ground_unit")
+
+
+def _d6_short(value: str | None) -> str:
+    """"D6 4+" prints as "4+" beside a drawn die."""
+    if value is None:
+        return ""
+    parsed = notation.d6(value)
+    return value if isinstance(parsed, notation.Problem) else f"{parsed}+"
+
+
+def _tactical(card: Tactical, text: FieldText, label: LabelText) -> dict[str, object]:
+    has_chips = card.chips is not None
+    return {**_common(card, text, label), "type_line": label("kind:tactical"),
+            "badge": "chip" if has_chips else "d6",
+            "badge_value": str(card.chips) if has_chips else _d6_short(card.d6),
+            "extra_d6": _d6_short(card.d6) if has_chips and card.d6 else "",
+            "has_extra_d6": bool(has_chips and card.d6)}
+
+
+def _situation(card: Situation, text: FieldText, label: LabelText) -> dict[str, object]:
+    if card.resources is not None:
+        badge, value = "resource", str(card.resources)
+    elif card.chips is not None:
+        badge, value = "chip", str(card.chips)
+    else:
+        badge, value = "d6", _d6_short(card.d6)
+    extra = _d6_short(card.d6) if badge != "d6" and card.d6 else ""
+    return {**_common(card, text, label), "type_line": label("kind:situation"),
+            "badge": badge, "badge_value": value, "extra_d6": extra,
+            "has_extra_d6": bool(extra)}
+
+
+def _upgrade(card: Upgrade, text: FieldText, label: LabelText) -> dict[str, object]:
+    hosts = ", ".join(label(f"host:{h}") for h in card.hosts)
+    return {**_common(card, text, label), "type_line": label("kind:upgrade"),
+            "badge": "resource", "badge_value": str(card.cost),
+            "host_line": f"{label('Улучшает')}: {hosts}"}
+
+
+def _commander(card: Commander, text: FieldText, label: LabelText) -> dict[str, object]:
+    victory = text(card, "victory") if card.victory else ""
+    return {**_common(card, text, label), "type_line": label("kind:commander"),
+            "badge": "initiative", "badge_value": str(card.initiative),
+            "victory": victory, "has_victory": bool(victory), "art": "commander"}
+
+
+def _ability(card: Ability, text: FieldText, label: LabelText) -> dict[str, object]:
+    return {**_common(card, text, label), "type_line": label("kind:ability"),
+            "variant_1": text(card, "variant_1"), "variant_2": text(card, "variant_2"),
+            "is_special": card.special}
+
+
+_BY_TYPE: tuple[tuple[type, Callable[..., dict[str, object]]], ...] = (
+    (Ship, _ship), (SpaceObject, _space_object), (MilitaryBuilding, _building),
+    (CivilBuilding, _building), (GroundUnit, _ground_unit), (Tactical, _tactical),
+    (Situation, _situation), (Upgrade, _upgrade), (Commander, _commander),
+    (Ability, _ability),
+)
+
+
+def face_values(card: Card, text: FieldText, label: LabelText) -> dict[str, object]:
+    """The values a template may print for ``card`` (front and back share them)."""
+    for kind, values in _BY_TYPE:
+        if isinstance(card, kind):
+            return values(card, text, label)
+    return {}

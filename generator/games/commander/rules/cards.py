@@ -1,0 +1,254 @@
+"""Card-level checks: each card's fields agree with the rules and are written in their notation.
+
+A notation that does not parse is reported once, at the field, and the checks that need its
+value (critical damage below strength, mazer type against shield type) quietly skip it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from generator.findings import Finding
+from generator.games.commander import notation
+from generator.games.commander.model import (
+    ARMED,
+    CREW_QUALITIES,
+    NAMED_SIZES,
+    RANGES,
+    SIZES,
+    Ability,
+    Combat,
+    CommanderCard,
+    Ship,
+    Situation,
+    SpaceObject,
+    Tactical,
+)
+from generator.games.commander.rules.registry import Check, E, W, check
+from generator.model import CardSet
+
+WRONG_SCRIPT = check("commander-wrong-script", "card", E, "L56, L86, L227, L231, L241",
+                     "letter codes are Cyrillic (ЛК СК ТК, Н В Э, А В С, Д С М); the die is "
+                     "a Latin D6")
+SIZE = check("commander-size", "card", E, "L86", "a ship's size is ЛК, СК or ТК")
+CREW_QUALITY = check("commander-crew-quality", "card", E, "L86, L257",
+                     "crew quality is Н, В or Э")
+CREW_MISSING = check("commander-crew-quality-missing", "card", E, "L86, L257",
+                     "a card with a crew states its quality (Н, В or Э)")
+ENERGY = check("commander-energy-notation", "card", E, "L227, L231",
+               "shields and mazers are written type А/В/С and power, e.g. \"С3\"")
+HULL = check("commander-hull-notation", "card", E, "L86, L189",
+             "hull is written X(Y): strength, critical damage in brackets (ships need both)")
+CRITICAL = check("commander-critical-damage", "card", E, "L86, L189",
+                 "critical damage Y is below strength X in a hull X(Y)")
+LASERS = check("commander-lasers-notation", "card", E, "L235",
+               "laser batteries are written targets/power, e.g. \"2/4\" (or power alone)")
+SALVO = check("commander-salvo-notation", "card", E, "L241, L245",
+              "rockets and torpedoes are written count-power, e.g. \"6-4\", \"4-8\"")
+ROCKET_RANGE = check("commander-rocket-range", "card", E, "L241",
+                     "rockets have a range Д, С or М, and a range needs rockets")
+D6 = check("commander-d6-notation", "card", E, "L56",
+           "a die roll is written \"D6 N+\" with N from 2 to 6, in fields and in card texts")
+MAZER_SHIELD = check("commander-mazer-without-shield", "card", E, "L231",
+                     "a mazer uses the energy type of the card's own shield, so it needs one")
+MAZER_TYPE = check("commander-mazer-type", "card", E, "L231",
+                   "a mazer written with a type has its shield's type")
+SPEED = check("commander-speed-not-zero", "card", E, "L197, L213",
+              "stations, other space objects and buildings have speed 0")
+STATION_HULL = check("commander-station-hull", "card", E, "L213",
+                     "a station has a hull, like a ship")
+OBJECT_HULL = check("commander-hull-not-station", "card", W, "L209, L213",
+                    "only stations among space objects are destroyed by damage (others are "
+                    "captured), so only they need a hull")
+PROPER_NAME = check("commander-proper-name-not-allowed", "card", E, "L323",
+                    "the proper-name line is printed on СК/ТК ships and space objects only")
+PROPER_NAME_MISSING = check("commander-proper-name-missing", "card", W, "L323",
+                            "СК/ТК ships and space objects carry the proper-name line")
+VARIANTS = check("commander-ability-variants", "card", E, "L114",
+                 "an ability card has exactly two variants")
+TACTICAL_COST = check("commander-tactical-cost", "card", E, "L98",
+                      "a tactical card costs action chips and/or a D6 roll")
+SITUATION_COST = check("commander-situation-cost", "card", E, "L102",
+                       "a situation card costs resources, action chips or a D6 roll")
+SITUATION_CHOICE = check("commander-situation-cost-choice", "card", W, "L102",
+                         "a situation card names one way to pay (resources, chips or D6)")
+
+__all__ = ["check_cards"]
+
+
+def _report(card: CommanderCard, key: str, problem: notation.Problem | None,
+            kind: Check) -> Iterator[Finding]:
+    if problem is not None:
+        made = WRONG_SCRIPT if problem.script else kind
+        yield made(problem.message, card.source.of(key), card.id)
+
+
+def _letter(card: CommanderCard, key: str, value: str | None, allowed: tuple[str, ...],
+            what: str, kind: Check) -> Iterator[Finding]:
+    if value is not None:
+        yield from _report(card, key, notation.letter_code(value, allowed, what), kind)
+
+
+def _hull(card: CommanderCard, combat: Combat) -> Iterator[Finding]:
+    if combat.hull is None:
+        return
+    parsed = notation.hull(combat.hull)
+    where = card.source.of("hull")
+    if isinstance(parsed, notation.Problem):
+        yield HULL(parsed.message, where, card.id)
+        return
+    if parsed.critical is None:
+        if isinstance(card, Ship):
+            yield HULL(f"hull {combat.hull!r}: a ship's hull is written with its critical "
+                       f"damage, e.g. \"{parsed.strength}({max(parsed.strength // 2, 1)})\"",
+                       where, card.id)
+        return
+    if parsed.critical >= parsed.strength:
+        yield CRITICAL(f"hull {combat.hull!r}: critical damage {parsed.critical} is not below "
+                       f"strength {parsed.strength}", where, card.id)
+
+
+def _energy(card: CommanderCard, combat: Combat) -> Iterator[Finding]:
+    shield = None
+    if combat.shield is not None:
+        parsed = notation.energy(combat.shield, "shield")
+        if isinstance(parsed, notation.Problem):
+            yield from _report(card, "shield", parsed, ENERGY)
+        else:
+            shield = parsed
+    mazer = combat.weapons.mazer
+    if mazer is None:
+        return
+    where = card.source.of("mazer")
+    if combat.shield is None:
+        yield MAZER_SHIELD(f"mazer {mazer!r} on a card without an energy shield: a mazer fires "
+                           "the energy type of its own shield generator", where, card.id)
+    if mazer.strip().isdigit():
+        return
+    typed = notation.energy(mazer, "mazer")
+    if isinstance(typed, notation.Problem):
+        yield from _report(card, "mazer", typed, ENERGY)
+    elif shield is not None and typed.type != shield.type:
+        yield MAZER_TYPE(f"mazer {mazer!r} is of type {typed.type} but the shield "
+                         f"{combat.shield!r} is of type {shield.type}", where, card.id)
+
+
+def _weapons(card: CommanderCard, combat: Combat) -> Iterator[Finding]:
+    weapons = combat.weapons
+    for key, value, what in (("rockets", weapons.rockets, "rockets"),
+                             ("torpedoes", weapons.torpedoes, "torpedoes")):
+        if value is not None:
+            parsed = notation.salvo(value, what)
+            if isinstance(parsed, notation.Problem):
+                yield SALVO(parsed.message, card.source.of(key), card.id)
+    if weapons.lasers is not None:
+        parsed = notation.lasers(weapons.lasers)
+        if isinstance(parsed, notation.Problem):
+            yield LASERS(parsed.message, card.source.of("lasers"), card.id)
+    yield from _letter(card, "rocket_range", weapons.rocket_range, RANGES, "rocket_range",
+                       ROCKET_RANGE)
+    if weapons.rockets is not None and weapons.rocket_range is None:
+        yield ROCKET_RANGE(f"rockets {weapons.rockets!r} without a rocket_range (Д long, С "
+                           "medium, М short): the range decides when they fire and their "
+                           "chance to hit", card.source.of("rockets"), card.id)
+    if weapons.rocket_range is not None and weapons.rockets is None:
+        yield ROCKET_RANGE("rocket_range is set but the card has no rockets",
+                           card.source.of("rocket_range"), card.id)
+
+
+def _combat(card: CommanderCard, combat: Combat) -> Iterator[Finding]:
+    yield from _hull(card, combat)
+    yield from _energy(card, combat)
+    yield from _weapons(card, combat)
+    yield from _letter(card, "crew", combat.crew, CREW_QUALITIES, "crew", CREW_QUALITY)
+    if combat.crew is None and combat.crew_size:
+        yield CREW_MISSING(f"crew_size {combat.crew_size} without a crew quality (Н "
+                           "inexperienced, В veterans, Э elite); boarding needs it",
+                           card.source.of("crew_size"), card.id)
+    if not isinstance(card, Ship) and combat.speed not in (None, 0):
+        yield SPEED(f"speed {combat.speed}: a {card.kind.replace('_', ' ')} does not move and "
+                    "fights with speed 0", card.source.of("speed"), card.id)
+
+
+def _ship(ship: Ship) -> Iterator[Finding]:
+    yield from _letter(ship, "size", ship.size, SIZES, "size", SIZE)
+    if ship.proper_name_line and ship.size not in NAMED_SIZES:
+        yield PROPER_NAME(f"proper_name_line on a {ship.size} ship; only medium (СК) and heavy "
+                          "(ТК) ships carry it", ship.source.of("proper_name_line"), ship.id)
+    if ship.proper_name_line is False and ship.size in NAMED_SIZES:
+        yield PROPER_NAME_MISSING(f"proper_name_line: false on a {ship.size} ship, which the "
+                                  "rules give a proper-name line",
+                                  ship.source.of("proper_name_line"), ship.id)
+
+
+def _space_object(item: SpaceObject) -> Iterator[Finding]:
+    if item.is_station and item.combat.hull is None:
+        yield STATION_HULL("a station without a hull: it fights by the rules of a ship and can "
+                           "be destroyed", item.source.of("object_type"), item.id)
+    if not item.is_station and item.combat.hull is not None:
+        yield OBJECT_HULL(f"a {item.object_type} with a hull: only stations are destroyed by "
+                          "damage; other objects change hands", item.source.of("hull"), item.id)
+    if item.proper_name_line is False:
+        yield PROPER_NAME_MISSING("proper_name_line: false on a space object, which the rules "
+                                  "give a proper-name line", item.source.of("proper_name_line"),
+                                  item.id)
+
+
+def _d6_field(card: CommanderCard, value: str | None) -> Iterator[Finding]:
+    if value is not None:
+        parsed = notation.d6(value)
+        if isinstance(parsed, notation.Problem):
+            yield from _report(card, "d6", parsed, D6)
+
+
+def _payment(card: CommanderCard) -> Iterator[Finding]:
+    if isinstance(card, Tactical):
+        yield from _d6_field(card, card.d6)
+        if card.chips is None and card.d6 is None:
+            yield TACTICAL_COST("a tactical card needs an action-chip cost (chips, printed in "
+                                "the upper-left corner) and/or a die roll (d6: \"D6 N+\")",
+                                card.source.location, card.id)
+    elif isinstance(card, Situation):
+        yield from _d6_field(card, card.d6)
+        ways = [name for name in ("resources", "chips", "d6") if getattr(card, name) is not None]
+        if not ways:
+            yield SITUATION_COST("a situation card needs a cost: resources, chips or d6",
+                                 card.source.location, card.id)
+        elif len(ways) > 1:
+            yield SITUATION_CHOICE(f"the card sets {' and '.join(ways)}; the rules name one "
+                                   "way to pay for a situation card", card.source.of(ways[1]),
+                                   card.id)
+
+
+def _texts(card: CommanderCard) -> Iterator[Finding]:
+    """Die rolls quoted in card texts follow the same notation as the d6 fields."""
+    for attribute, text in card.text_fields().items():
+        key = card.yaml_key(attribute)
+        for match in notation.D6_IN_TEXT.finditer(text):
+            parsed = notation.d6(match.group(0))
+            if isinstance(parsed, notation.Problem):
+                yield from _report(card, key, notation.Problem(
+                    f"{key} quotes {parsed.message}", parsed.script), D6)
+
+
+def _card(card: CommanderCard) -> Iterator[Finding]:
+    if isinstance(card, ARMED):
+        yield from _combat(card, card.combat)
+    if isinstance(card, Ship):
+        yield from _ship(card)
+    elif isinstance(card, SpaceObject):
+        yield from _space_object(card)
+    elif isinstance(card, Ability) and len(card.variants) != 2:
+        yield VARIANTS(f"{len(card.variants)} variant(s); an ability card offers exactly two, "
+                       "of which the player names one when playing it",
+                       card.source.of("variants"), card.id)
+    yield from _payment(card)
+    yield from _texts(card)
+
+
+def check_cards(card_set: CardSet) -> list[Finding]:
+    findings: list[Finding] = []
+    for card in card_set.cards:
+        if isinstance(card, CommanderCard):
+            findings.extend(_card(card))
+    return findings

@@ -1,0 +1,85 @@
+"""Release-level checks: the serial numbers of a pack's cards and the names the deck limit counts.
+
+Every card shows its number in the release as "017/064" (L319). The total is declared once, in
+game.yaml (``options: {release_size: 64}``), so that adding a card is one edit; these checks keep
+the declaration, the numbers and the cards in agreement.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from generator.findings import Finding
+from generator.games.commander.model import CommanderCard
+from generator.games.commander.rules.registry import E, W, check
+from generator.model import CardSet, Pack
+
+SERIAL_DUPLICATE = check("commander-serial-duplicate", "release", E, "L319",
+                         "each card of a release has a number of its own")
+SERIAL_TOTAL = check("commander-serial-total", "release", E, "L319",
+                     "game.yaml declares release_size: the number of cards in the release, "
+                     "and every card number lies within it")
+SERIAL_GAP = check("commander-serial-gap", "release", W, "L319",
+                   "the numbers of a release run from 1 to its size without gaps")
+NAME_SHARED = check("commander-name-shared", "release", W, "L45, L309",
+                    "distinct cards have distinct names (the 4-copy limit counts cards by name)")
+
+RELEASE_SIZE = "release_size"
+
+
+def name_key(name: str) -> str:
+    """Names compare case- and spacing-blind, and ё as е, as a player reads them."""
+    return " ".join(name.casefold().replace("ё", "е").split())
+
+
+def release_size(pack: Pack) -> int | None:
+    value = pack.manifest.options.get(RELEASE_SIZE)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _numbers(pack: Pack) -> Iterator[Finding]:
+    cards = [c for c in pack.cards if isinstance(c, CommanderCard)]
+    total = release_size(pack)
+    where = pack.manifest.location
+    if total is None:
+        yield SERIAL_TOTAL(f"game.yaml of pack '{pack.manifest.pack}' has no options: "
+                           f"{{{RELEASE_SIZE}: N}} (a whole number), so cards cannot print "
+                           "their number as 017/064", where)
+    elif total != len(cards):
+        yield SERIAL_TOTAL(f"{RELEASE_SIZE} is {total} but the pack holds {len(cards)} "
+                           "distinct cards", where)
+    seen: dict[int, CommanderCard] = {}
+    for card in cards:
+        first = seen.setdefault(card.number, card)
+        if first is not card:
+            yield SERIAL_DUPLICATE(f"number {card.number} is already card '{first.id}' "
+                                   f"({first.source.of('number')})", card.source.of("number"),
+                                   card.id)
+        if total is not None and card.number > total:
+            yield SERIAL_TOTAL(f"number {card.number} is beyond the release size {total}",
+                               card.source.of("number"), card.id)
+    if total is not None:
+        missing = [n for n in range(1, total + 1) if n not in seen]
+        if missing and total == len(cards):
+            shown = ", ".join(map(str, missing[:10])) + (" ..." if len(missing) > 10 else "")
+            yield SERIAL_GAP(f"no card has number(s) {shown}", where)
+
+
+def _names(pack: Pack) -> Iterator[Finding]:
+    first: dict[str, CommanderCard] = {}
+    for card in pack.cards:
+        if not isinstance(card, CommanderCard):
+            continue
+        other = first.setdefault(name_key(card.name), card)
+        if other is not card:
+            yield NAME_SHARED(f"'{card.name}' is also the name of card '{other.id}'; a deck "
+                              "may hold 4 cards of one name in all, so the two count "
+                              "together", card.source.of("name"), card.id)
+
+
+def check_release(card_set: CardSet) -> list[Finding]:
+    findings: list[Finding] = []
+    for pack in card_set.packs:
+        findings.extend(_numbers(pack))
+        findings.extend(_names(pack))
+    return findings
