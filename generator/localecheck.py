@@ -48,7 +48,8 @@ def load_glossary(pack_root: Path, locale: str) -> tuple[GlossaryTerm, ...]:
         forms = entry.get(locale)
         if not forms:
             continue
-        source = str(entry["en"] if "en" in entry else entry["source"])
+        # "source" names the source-language term when the pack is not written in English
+        source = str(entry["source"] if "source" in entry else entry["en"])
         pattern = re.compile(rf"(?<!\w){re.escape(source)}(?!\w)", re.IGNORECASE)
         terms.append(GlossaryTerm(source, tuple(str(f) for f in forms), pattern))
     return tuple(terms)
