@@ -131,10 +131,14 @@ def energy(value: str, what: str) -> Energy | Problem:
     if not match:
         return Problem(f"{what} {value!r} is not written type and power, e.g. \"С3\" "
                        "(type А, В or С in Cyrillic)")
-    letter = letter_code(match.group(1), ("А", "В", "С"), f"{what} type in")
+    letter = letter_code(match.group(1), ("А", "В", "С"), f"{what} type")
     if letter is not None:
         if letter.script:
-            return letter
+            typed = match.group(1)
+            fixed = LATIN_TO_CYRILLIC[typed] + match.group(2)
+            return Problem(f"{what} {value!r}: the type letter you wrote is Latin "
+                           f"{_point(typed)}; the rules use Cyrillic "
+                           f"{_point(LATIN_TO_CYRILLIC[typed])}: write {fixed!r}", script=True)
         return Problem(f"{what} {value!r}: the type is {match.group(1)!r}; expected А, В or С "
                        "(Cyrillic)")
     return Energy(match.group(1), int(match.group(2)))

@@ -76,11 +76,20 @@ SITUATION_CHOICE = check("commander-situation-cost-choice", "card", W, "L102",
 __all__ = ["check_cards"]
 
 
+#: the rule line of each field written in letter codes, for wrong-script findings
+FIELD_LINES = {"size": "L86", "crew": "L86", "shield": "L227", "mazer": "L231",
+               "rocket_range": "L241", "d6": "L56"}
+
+
 def _report(card: CommanderCard, key: str, problem: notation.Problem | None,
             kind: Check) -> Iterator[Finding]:
-    if problem is not None:
-        made = WRONG_SCRIPT if problem.script else kind
-        yield made(problem.message, card.source.of(key), card.id)
+    if problem is None:
+        return
+    if problem.script:
+        yield WRONG_SCRIPT(problem.message, card.source.of(key), card.id,
+                           FIELD_LINES.get(key, "L56"))
+    else:
+        yield kind(problem.message, card.source.of(key), card.id)
 
 
 def _letter(card: CommanderCard, key: str, value: str | None, allowed: tuple[str, ...],

@@ -26,9 +26,12 @@ class Check:
     lines: str  # seed lines, e.g. "L45" or "L227, L231"
     summary: str  # one line for humans: what the check requires
 
-    def __call__(self, message: str, location: Location, card: str | None = None) -> Finding:
+    def __call__(self, message: str, location: Location, card: str | None = None,
+                 lines: str | None = None) -> Finding:
+        """A finding of this check; ``lines`` narrows the check's own line list to the rule
+        that applies to this finding."""
         make = error if self.severity is Severity.ERROR else warning
-        return make(self.code, f"{message} (rules {self.lines})", location, card)
+        return make(self.code, f"{message} (rules {lines or self.lines})", location, card)
 
 
 CHECKS: dict[str, Check] = {}
