@@ -1,0 +1,428 @@
+"""Путь Командора: the shipped pack validates clean and prints in ru and en; each card rule,
+notation and deck rule fires on a card or deck built to break it, and only there."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import pdfplumber
+import pytest
+from conftest import ROOT, run_pnp, write_pack
+
+from generator.build import build
+from generator.cardfaces import lay_out_cards
+from generator.deck import load_deck
+from generator.games import get_game
+from generator.games.commander import notation
+from generator.games.commander.faces import keyword_lines
+from generator.games.commander.model import Ability, Ship
+from generator.games.commander.rules import CHECKS
+from generator.games.commander.widgets import ICONS, serial
+from generator.impose import SheetOptions
+from generator.layout.ops import Text
+from generator.layout.textfit import fit_text
+from generator.localecheck import localizer_for
+from generator.localize import source_labels
+from generator.validate import validate
+
+COMMANDER = ROOT / "cards" / "commander"
+BROKEN = ROOT / "tests" / "fixtures" / "commander-broken"
+GAME = get_game("commander")
+
+# --- the shipped pack -----------------------------------------------------------------------
+
+
+def test_the_pack_validates_clean_in_both_languages_and_fast():
+    result = run_pnp("validate", str(COMMANDER), "--locale", "en", "--locale", "ru", "--strict",
+                     "--format", "json")
+    assert result.returncode == 0, result.stdout
+    document = json.loads(result.stdout)
+    assert document["findings"] == []
+    assert document["summary"]["cards"] == 71
+    started = time.perf_counter()
+    validate(COMMANDER)
+    assert time.perf_counter() - started < 1.0
+
+
+def test_the_pack_has_every_kind_sixty_cards_and_the_three_commanders():
+    cards = validate(COMMANDER).card_set.cards
+    kinds = {card.kind for card in cards}
+    assert kinds == set(GAME.kinds)
+    assert len([c for c in cards if c.kind != "commander"]) >= 60
+    commanders = {c.name for c in cards if c.kind == "commander"}
+    assert commanders == {"Пират", "Торговец", "Прокуратор"}
+    assert all(c.victory for c in cards if c.kind == "commander")
+    abilities = [c for c in cards if isinstance(c, Ability)]
+    assert all(len(a.variants) == 2 for a in abilities) and any(a.special for a in abilities)
+
+
+def test_english_is_complete():
+    result = run_pnp("i18n", "status", str(COMMANDER), "--format", "json")
+    assert result.returncode == 0, result.stderr
+    [english] = json.loads(result.stdout)["locales"]
+    assert (english["locale"], english["missing"], english["fuzzy"], english["percent"]) == \
+        ("en", 0, 0, 100.0)
+
+
+@pytest.mark.parametrize("deck", ["pirat", "torgovets", "prokurator"])
+def test_each_shipped_deck_is_legal(deck):
+    result = run_pnp("validate", str(COMMANDER), "--deck", f"decks/{deck}.yaml")
+    assert result.returncode == 0, result.stdout
+    assert "0 error(s), 0 warning(s)" in result.stdout
+
+
+def test_the_print_run_holds_all_three_starter_decks():
+    card_set = validate(COMMANDER).card_set
+    needed: dict[str, int] = defaultdict(int)
+    for path in sorted((COMMANDER / "decks").glob("*.yaml")):
+        deck, problems = load_deck(path, str(path), card_set, (GAME.schema_package,
+                                                               GAME.deck_schema))
+        assert problems == []
+        for entry in deck.entries:
+            needed[entry.card.id] += entry.count
+    for card in card_set.cards:
+        assert card.count >= needed[card.id], card.id
+
+
+# --- card rules and notations: one defect per card ----------------------------------------
+
+EXPECTED = {
+    "good-ship": set(),
+    "latin-size": {"commander-wrong-script"},
+    "unknown-size": {"commander-size"},
+    "latin-crew": {"commander-wrong-script"},
+    "unknown-crew": {"commander-crew-quality"},
+    "crew-without-quality": {"commander-crew-quality-missing"},
+    "latin-shield": {"commander-wrong-script"},
+    "bad-shield": {"commander-energy-notation"},
+    "hull-without-critical": {"commander-hull-notation"},
+    "hull-slash": {"commander-hull-notation"},
+    "critical-not-below": {"commander-critical-damage"},
+    "lasers-dash": {"commander-lasers-notation"},
+    "rockets-slash": {"commander-salvo-notation"},
+    "torpedoes-en-dash": {"commander-salvo-notation"},
+    "rockets-no-range": {"commander-rocket-range"},
+    "latin-rocket-range": {"commander-wrong-script"},
+    "unknown-rocket-range": {"commander-rocket-range"},
+    "mazer-no-shield": {"commander-mazer-without-shield"},
+    "mazer-other-type": {"commander-mazer-type"},
+    "proper-name-light": {"commander-proper-name-not-allowed"},
+    "no-proper-name-heavy": {"commander-proper-name-missing"},
+    "d6-in-text": {"commander-d6-notation"},
+    "moving-station": {"commander-speed-not-zero"},
+    "station-without-hull": {"commander-station-hull"},
+    "planet-with-hull": {"commander-hull-not-station"},
+    "moving-building": {"commander-speed-not-zero"},
+    "tactical-free": {"commander-tactical-cost"},
+    "d6-seven": {"commander-d6-notation"},
+    "d6-one": {"commander-d6-notation"},
+    "cyrillic-die": {"commander-wrong-script"},
+    "situation-free": {"commander-situation-cost"},
+    "situation-two-costs": {"commander-situation-cost-choice"},
+    "ability-three-variants": {"commander-ability-variants"},
+    "ability-one-variant": {"commander-ability-variants"},
+}
+
+
+@pytest.fixture(scope="module")
+def broken_findings():
+    return validate(BROKEN).findings
+
+
+def test_each_broken_card_raises_exactly_its_codes(broken_findings):
+    found: dict[str, set[str]] = {card: set() for card in EXPECTED}
+    for finding in broken_findings:
+        assert finding.card in found, finding.as_text()
+        found[finding.card].add(finding.code)
+    assert found == EXPECTED
+
+
+def test_every_finding_points_at_file_line_column_and_a_rule_line(broken_findings):
+    for finding in broken_findings:
+        assert finding.code.startswith("commander-")
+        assert finding.location.file.endswith("cards.yaml")
+        assert finding.location.line > 0 and finding.location.column > 0
+        assert re.search(r"\(rules L\d+", finding.message), finding.message
+
+
+def _message(findings, card):
+    return next(f.message for f in findings if f.card == card)
+
+
+def test_latin_look_alikes_name_both_code_points(broken_findings):
+    size = _message(broken_findings, "latin-size")
+    assert "Latin 'C' (U+0043)" in size and "Cyrillic 'С' (U+0421)" in size
+    assert "write 'СК'" in size
+    shield = _message(broken_findings, "latin-shield")
+    assert "U+0043" in shield and "U+0421" in shield and "write 'С3'" in shield
+    assert "U+0412" in _message(broken_findings, "latin-crew")
+    assert "U+041C" in _message(broken_findings, "latin-rocket-range")
+    die = _message(broken_findings, "cyrillic-die")
+    assert "Cyrillic 'Д' (U+0414)" in die and "Latin capital 'D' (U+0044)" in die
+
+
+def test_an_en_dash_in_a_salvo_is_named(broken_findings):
+    assert "U+2013" in _message(broken_findings, "torpedoes-en-dash")
+
+
+def test_warnings_do_not_block_a_build(broken_findings):
+    by_card = {f.card: f.severity for f in broken_findings}
+    assert {by_card["no-proper-name-heavy"], by_card["planet-with-hull"],
+            by_card["situation-two-costs"]} == {"warning"}
+
+
+@pytest.mark.parametrize(("written", "parsed"), [
+    ("8(5)", notation.Hull(8, 5)), (" 12 ( 8 ) ", notation.Hull(12, 8)),
+    ("9", notation.Hull(9, None)),
+])
+def test_hull_notation_parses(written, parsed):
+    assert notation.hull(written) == parsed
+
+
+def test_notations_parse_the_rules_examples():
+    assert notation.lasers("2/4") == notation.Lasers(2, 4)
+    assert notation.lasers("4") == notation.Lasers(1, 4)
+    assert notation.salvo("6-4", "rockets") == notation.Salvo(6, 4)
+    assert notation.salvo("4-8", "torpedoes") == notation.Salvo(4, 8)
+    assert notation.energy("С3", "shield") == notation.Energy("С", 3)
+    assert [notation.d6(f"D6 {n}+") for n in range(2, 7)] == [2, 3, 4, 5, 6]
+    assert notation.letter_code("ТК", ("ЛК", "СК", "ТК"), "size") is None
+
+
+# --- release: serial numbers and names -----------------------------------------------------
+
+GAME_YAML = """\
+pack: tiny
+game: commander
+name: Tiny
+source_locale: ru
+set_mark: commander
+{options}
+"""
+
+
+def _ground(card_id: str, number: int, name: str | None = None) -> str:
+    return (f"  - {{id: {card_id}, kind: ground_unit, number: {number}, rarity: common, "
+            f"name: {name or card_id}, cost: 1, strength: 2}}\n")
+
+
+def release_codes(tmp_path: Path, cards: str, options: str) -> list[str]:
+    pack = write_pack(tmp_path / "tiny", {"cards.yaml": "cards:\n" + cards},
+                      GAME_YAML.format(options=options))
+    return sorted(f.code for f in validate(pack).findings)
+
+
+def test_release_numbers(tmp_path):
+    size = "options: {release_size: 2}"
+    assert release_codes(tmp_path, _ground("a", 1) + _ground("b", 2), size) == []
+    assert release_codes(tmp_path, _ground("a", 1) + _ground("b", 1), size) == \
+        ["commander-serial-duplicate", "commander-serial-gap"]
+    assert release_codes(tmp_path, _ground("a", 1) + _ground("b", 3), size) == \
+        ["commander-serial-gap", "commander-serial-total"]
+    assert release_codes(tmp_path, _ground("a", 1), size) == ["commander-serial-total"]
+    assert release_codes(tmp_path, _ground("a", 1), "") == ["commander-serial-total"]
+
+
+def test_two_cards_of_one_name_are_flagged(tmp_path):
+    cards = _ground("a", 1, "Ополчение") + _ground("b", 2, "ополчение ")
+    assert release_codes(tmp_path, cards, "options: {release_size: 2}") == \
+        ["commander-name-shared"]
+
+
+def test_serial_prints_number_and_release_size():
+    assert serial(17, {"release_size": 64}) == "017/064"
+    assert serial(5, {"release_size": 1200}) == "0005/1200"
+    assert serial(5, {}) == "005"
+
+
+# --- deck rules ----------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def commander_set():
+    return validate(COMMANDER).card_set
+
+
+def deck_codes(tmp_path: Path, card_set, text: str) -> list[tuple[str, str | None]]:
+    path = tmp_path / "deck.yaml"
+    path.write_text(text, encoding="utf-8")
+    deck, problems = load_deck(path, str(path), card_set, (GAME.schema_package,
+                                                           GAME.deck_schema))
+    findings = problems + (GAME.check_deck(deck, card_set) if deck else [])
+    return sorted((f.code, f.card) for f in findings)
+
+
+FORTY = "\n".join(f"  - {{card: {cid}, count: 4}}" for cid in (
+    "osa", "klinok", "strazh", "bastion", "pilgrim", "karavan", "agrarnaya-planeta",
+    "opolchenie", "kosmoport", "nozhnitsy"))
+
+
+def test_a_legal_deck_has_no_findings(tmp_path, commander_set):
+    text = f"commander: pirat\npreselected_abilities: [master-abordazha]\ncards:\n{FORTY}\n" \
+           "  - {card: master-abordazha, count: 1}\n"
+    assert deck_codes(tmp_path, commander_set, text) == []
+
+
+def test_deck_size_40_to_100(tmp_path, commander_set):
+    short = "commander: pirat\ncards:\n  - {card: osa, count: 4}\n"
+    assert deck_codes(tmp_path, commander_set, short) == [("commander-deck-size", None)]
+    ids = [c.id for c in commander_set.cards if c.kind != "commander"][:26]
+    long = "commander: pirat\ncards:\n" + "".join(f"  - {{card: {i}, count: 4}}\n" for i in ids)
+    assert deck_codes(tmp_path, commander_set, long) == [("commander-deck-size", None)]
+
+
+def test_at_most_four_cards_of_one_name(tmp_path, commander_set):
+    text = f"commander: pirat\ncards:\n{FORTY}\n  - {{card: osa, count: 1}}\n"
+    assert deck_codes(tmp_path, commander_set, text) == [("commander-deck-copies", "osa")]
+
+
+def test_the_commander_is_never_in_the_deck(tmp_path, commander_set):
+    text = f"commander: pirat\ncards:\n{FORTY}\n  - {{card: pirat, count: 1}}\n"
+    assert deck_codes(tmp_path, commander_set, text) == \
+        [("commander-deck-commander-inside", "pirat")]
+
+
+def test_the_deck_names_a_commander_card(tmp_path, commander_set):
+    assert deck_codes(tmp_path, commander_set, f"cards:\n{FORTY}\n") == \
+        [("commander-deck-no-commander", None)]
+    assert deck_codes(tmp_path, commander_set, f"commander: osa\ncards:\n{FORTY}\n") == \
+        [("commander-deck-not-a-commander", "osa")]
+
+
+def test_special_abilities_are_not_preselected(tmp_path, commander_set):
+    text = f"commander: pirat\npreselected_abilities: [piratskiy-kodeks]\ncards:\n{FORTY}\n" \
+           "  - {card: piratskiy-kodeks, count: 1}\n"
+    assert deck_codes(tmp_path, commander_set, text) == \
+        [("commander-preselect-special", "piratskiy-kodeks")]
+
+
+def test_preselection_limits(tmp_path, commander_set):
+    text = ("commander: pirat\npreselected_abilities: [master-abordazha, takticheskiy-geniy, "
+            f"torgovye-svyazi, diplomat, osa]\ncards:\n{FORTY}\n"
+            "  - {card: master-abordazha, count: 1}\n  - {card: takticheskiy-geniy, count: 1}\n"
+            "  - {card: torgovye-svyazi, count: 1}\n")
+    assert deck_codes(tmp_path, commander_set, text) == [
+        ("commander-preselect-not-ability", "osa"),
+        ("commander-preselect-not-in-deck", "diplomat"),
+        ("commander-preselect-too-many", None)]
+
+
+def test_deck_findings_on_the_command_line(tmp_path):
+    deck = tmp_path / "bad.yaml"
+    deck.write_text("name: Плохая\ncommander: pirat\ncards:\n  - {card: pirat, count: 1}\n",
+                    encoding="utf-8")
+    result = run_pnp("validate", str(COMMANDER), "--deck", str(deck), "--format", "json")
+    assert result.returncode == 1
+    findings = {f["code"]: f for f in json.loads(result.stdout)["findings"]}
+    assert set(findings) == {"commander-deck-size", "commander-deck-commander-inside"}
+    inside = findings["commander-deck-commander-inside"]
+    assert (inside["line"], inside["column"], inside["card"]) == (4, 5, "pirat")
+    assert "(rules L62, L110)" in inside["message"]
+
+
+# --- printing --------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory):
+    out = tmp_path_factory.mktemp("commander-build")
+    result = {}
+    for locale in ("ru", "en"):
+        built = build(COMMANDER, (), locale, SheetOptions(paper="a4"), out, strict=True)
+        assert built.out_dir is not None, [f.as_text() for f in built.findings]
+        assert built.findings == [], [f.as_text() for f in built.findings]
+        result[locale] = built.out_dir
+    return result
+
+
+def _pdf_text(path: Path) -> str:
+    with pdfplumber.open(path) as pdf:
+        return "\n".join(page.extract_text() or "" for page in pdf.pages)
+
+
+def test_the_russian_pdf_prints_the_cards(builds):
+    text = _pdf_text(builds["ru"] / "fronts.pdf")
+    for expected in ("Линкор класса «Левиафан»", "Собственное наименование", "014/071",
+                     "12(8)", "2/4", "4-4", "ДОПОЛНИТЕЛЬНОЕ УСЛОВИЕ ПОБЕДЫ", "ВАРИАНТ 2",
+                     "Специальная: только во время игры".upper(), "КАРТА КОМАНДОРА"):
+        assert expected in text, expected
+    assert "ПУТЬ" in _pdf_text(builds["ru"] / "backs.pdf")
+
+
+def test_the_english_pdf_prints_the_translation(builds):
+    text = _pdf_text(builds["en"] / "fronts.pdf")
+    for expected in ("Leviathan-class battleship", "Proper name", "Hull", "Crew",
+                     "Laser batteries (LB)", "EXTRA VICTORY CONDITION", "Heavy · battleship",
+                     "014/071", "COMMANDER CARD"):
+        assert expected in text, expected
+    for russian in ("Прочность", "Собственное наименование", "Левиафан"):
+        assert russian not in text
+
+
+def _words_in(pdf_path: Path, manifest: dict, card_id: str, box_mm: tuple[float, ...]):
+    """Words printed inside ``box_mm`` (x, y, w, h on the card) of the first copy of a card."""
+    to_pt = 72 / 25.4
+    with pdfplumber.open(pdf_path) as pdf:
+        for page in manifest["pages"]:
+            hit = next((c for c in page["cards"] if c["id"] == card_id), None)
+            if hit is None or page["side"] != "front":
+                continue
+            x0, y0 = (hit["x_mm"] + box_mm[0]) * to_pt, (hit["y_mm"] + box_mm[1]) * to_pt
+            x1, y1 = x0 + box_mm[2] * to_pt, y0 + box_mm[3] * to_pt
+            words = pdf.pages[page["index"] - 1].extract_words()
+            return [w["text"] for w in words if x0 <= w["x0"] and w["x1"] <= x1
+                    and y0 <= w["top"] and w["bottom"] <= y1]
+    return []
+
+
+def test_the_tactical_chip_cost_is_in_the_upper_left_corner(builds):
+    manifest = json.loads((builds["ru"] / "manifest.json").read_text(encoding="utf-8"))
+    fronts = builds["ru"] / "fronts.pdf"
+    assert _words_in(fronts, manifest, "zasada", (0, 0, 13, 13)) == ["3"]
+    assert _words_in(fronts, manifest, "diversiya", (0, 0, 13, 13)) == ["D6", "5+"]
+
+
+def test_every_card_prints_rarity_number_and_nothing_under_six_points():
+    card_set = validate(COMMANDER).card_set
+    for locale in ("ru", "en"):
+        faces = lay_out_cards(card_set, GAME, localizer_for(card_set, "commander", locale), 0.0)
+        assert faces.findings == []
+        for key, layout in faces.layouts.items():
+            sizes = [op.size_pt for op in layout.ops if isinstance(op, Text)]
+            assert min(sizes) >= 6.0, (key, min(sizes))
+            texts = " ".join(op.text for op in layout.ops if isinstance(op, Text))
+            if key[0] != "back":
+                assert re.search(r"\b\d{3}/071\b", texts), key
+
+
+def test_widget_labels_fit_at_six_points_in_both_languages():
+    """Widgets cannot report overflow, so their fixed labels are checked here."""
+    card_set = validate(COMMANDER).card_set
+    keys = [key for key in source_labels("commander") if key.startswith("weapon:")]
+    for locale in ("ru", "en"):
+        label = localizer_for(card_set, "commander", locale).label
+        for key in keys:
+            assert fit_text(label(key), 57.5 - 4.6 - 14.0 - 1.5, 4.3, "narrow", 8.0,
+                            6.0).fits, (locale, key)
+        for card in card_set.cards:
+            if isinstance(card, Ship):
+                words = " · ".join(label(f"prop:{p}") for p in card.properties)
+                assert len(keyword_lines(words)) <= 2, (locale, card.id)
+
+
+def test_the_lost_icons_are_drawn_and_usable_inline():
+    assert {"turn", "resource", "action-chip"} <= set(ICONS)
+    for name, paint in ICONS.items():
+        ops = paint(0.0, 10.0, 3.0, "#000000")
+        assert ops, name
+
+
+# --- documentation ---------------------------------------------------------------------------
+
+def test_the_rules_table_lists_every_check_code():
+    doc = (ROOT / "docs" / "rules-commander.md").read_text(encoding="utf-8")
+    documented = set(re.findall(r"`(commander-[a-z0-9-]+)`", doc))
+    assert set(CHECKS) <= documented
+    assert documented <= set(CHECKS)
