@@ -1,0 +1,262 @@
+"""Template widgets of Great War at Sea cards: what a plain rect or text element cannot draw
+(P-S-T factor cells, the speed badge, torpedo mounts, hull boxes, ensigns, the class table and
+the modifier tables of the reference cards)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from generator.games.gwas import icons
+from generator.games.gwas.faces import class_key
+from generator.games.gwas.tables import CLASS_ROWS
+from generator.layout.engine import FaceContext, text_ops
+from generator.layout.ops import Circle, Op, Rect, Text
+from generator.layout.symbols import set_mark_widget
+from generator.layout.textfit import PT_TO_MM
+
+Box = tuple[float, float, float, float]
+Options = Mapping[str, object]
+PT_PER_MM = 1 / PT_TO_MM
+MIN_PT = 6.0  # nothing on a card below 6 pt
+
+
+def _ink(ctx: FaceContext, options: Options, default: str = "ink") -> str:
+    return ctx.color(options.get("color", default)) or "#000000"
+
+
+def _text(ctx: FaceContext, text: str, box: Box, style: str, size: float, color: str,
+          align: str = "left", valign: str = "middle", what: str = "label") -> list[Op]:
+    """Fit one short text into ``box`` (shrinking to 6 pt at most) and draw it; a text that
+    does not fit becomes a text-overflow finding under ``what``, like a template's own text."""
+    fitted = ctx.fit(text, box[2], box[3], style, size, min(size, MIN_PT), what)
+    return text_ops(fitted, box, align, valign, style, color, ctx.icons)[0]
+
+
+def silhouette(values: Mapping[str, object], box: Box, options: Options,
+               ctx: FaceContext) -> list[Op]:
+    """The unit's profile; a shared back names its ``shape`` in the options instead."""
+    shape = str(options.get("shape") or values.get("shape", "cruiser"))
+    return icons.ship_profile(box, shape, _ink(ctx, options, "silhouette"))
+
+
+def gunnery(values: Mapping[str, object], box: Box, options: Options,
+            ctx: FaceContext) -> list[Op]:
+    """Three cells, primary - secondary - tertiary (003:176); a small ship's empty P and S
+    cells stay visible but greyed, so every card reads the same way."""
+    x, y, w, h = box
+    ink = _ink(ctx, options)
+    gap = 1.2
+    cell_w = (w - 2 * gap) / 3
+    ops: list[Op] = []
+    factors = list(values.get("gunnery") or ("", "", ""))
+    for index, key in enumerate(("gun:P", "gun:S", "gun:T")):
+        cx = x + index * (cell_w + gap)
+        empty = factors[index] == ""
+        ops.append(Rect(cx, y, cell_w, h, fill=ctx.color("cell_empty" if empty else "cell"),
+                        stroke=ctx.color("rule") if empty else ink, width_pt=0.6, radius=1.0))
+        ops += _text(ctx, ctx.label(key), (cx + 0.8, y + 0.6, cell_w - 1.6, 2.6),
+                     "narrow-bold", 6.5, ctx.color("muted") or ink, "center", "top",
+                     "gunnery")
+        number = "\u2014" if empty else factors[index]
+        size = min(20.0, (h - 3.6) * 0.95 * PT_PER_MM / 0.74)
+        color = (ctx.color("rule") or ink) if empty else ink
+        ops.append(Text(cx + cell_w / 2, y + h - 1.4, number, "bold", size, color, "center"))
+    return ops
+
+
+def speed_badge(values: Mapping[str, object], box: Box, options: Options,
+                ctx: FaceContext) -> list[Op]:
+    """The speed as the counters print it: "2+" or "2" or "1", and a slow ship's "1" in a
+    circle (003:238)."""
+    x, y, w, h = box
+    ink = _ink(ctx, options)
+    speed = str(values.get("speed", ""))
+    slow = bool(values.get("is_slow"))
+    size = min(w, h)
+    cx, cy = x + w / 2, y + h / 2
+    shown = "1" if slow else speed
+    ops: list[Op] = []
+    if slow:
+        ops.append(Circle(cx, cy, size / 2 - 0.3, fill=ctx.color("cell"), stroke=ink,
+                          width_pt=1.2))
+    else:
+        ops.append(Rect(x + (w - size) / 2, y + (h - size) / 2, size, size,
+                        fill=ctx.color("cell"), stroke=ink, width_pt=1.2, radius=1.5))
+    text_pt = size * (0.50 if len(shown) > 1 else 0.62) * PT_PER_MM
+    ops.append(Text(cx, cy + text_pt * PT_TO_MM * 0.36, shown, "bold", text_pt, ink, "center"))
+    return ops
+
+
+def torpedoes(values: Mapping[str, object], box: Box, options: Options,
+              ctx: FaceContext) -> list[Op]:
+    """One chip per mounting that the card has: a torpedo, the factor, the mounting's name."""
+    x, y, w, h = box
+    ink = _ink(ctx, options)
+    mounts = [(int(values.get("torpedo_deck") or 0), "torpedo:deck"),
+              (int(values.get("torpedo_hull") or 0), "torpedo:hull")]
+    mounts = [(n, key) for n, key in mounts if n]
+    if not mounts:
+        return _text(ctx, "\u2014", box, "bold", 9, ctx.color("rule") or ink)
+    chip_w = (w - 1.5 * (len(mounts) - 1)) / len(mounts) if len(mounts) > 1 else min(w, 34.0)
+    ops: list[Op] = []
+    for index, (count, key) in enumerate(mounts):
+        cx = x + index * (chip_w + 1.5)
+        ops.append(Rect(cx, y, chip_w, h, stroke=ink, width_pt=0.5, radius=h * 0.25))
+        ops += icons.torpedo(cx + 0.8, y + (h - 6.0) / 2, 6.0, ink)
+        ops.append(Text(cx + 7.6, y + h / 2 + 1.3, str(count), "bold", 10.5, ink))
+        ops += _text(ctx, ctx.label(key), (cx + 11.0, y + 0.4, chip_w - 11.6, h - 0.8),
+                     "narrow", 7.0, ink, what="torpedoes")
+    return ops
+
+
+def hull_boxes(values: Mapping[str, object], box: Box, options: Options,
+               ctx: FaceContext) -> list[Op]:
+    """Empty squares to tick off damage, in as few rows as fit."""
+    x, y, w, h = box
+    count = int(values.get("hull") or 0)
+    ink = _ink(ctx, options)
+    side, gap = 3.2, 0.7
+    while side > 1.8:
+        per_row = max(1, int((w + gap) // (side + gap)))
+        rows = -(-count // per_row)
+        if rows * (side + gap) - gap <= h + 1e-6:
+            break
+        side -= 0.2
+    rows = -(-count // max(1, int((w + gap) // (side + gap))))
+    per_row = -(-count // rows)  # balanced rows: 11 boxes are 6 + 5, not 10 + 1
+    return [Rect(x + (i % per_row) * (side + gap), y + (i // per_row) * (side + gap), side, side,
+                 fill=ctx.color("cell"), stroke=ink, width_pt=0.5) for i in range(count)]
+
+
+def ensign(values: Mapping[str, object], box: Box, options: Options,
+           ctx: FaceContext) -> list[Op]:
+    """The nation's ensign; ``bleed: true`` grows it past the trim for full-bleed counters."""
+    x, y, w, h = box
+    if options.get("bleed"):
+        b = ctx.bleed_mm
+        x, y, w, h = x - b, y - b, w + 2 * b, h + 2 * b
+    ops = icons.ensign((x, y, w, h), str(values.get("nation_code", "")))
+    if options.get("outline"):
+        ops.append(Rect(*box, stroke=_ink(ctx, options, "ink"), width_pt=0.3))
+    return ops
+
+
+def badge_icon(values: Mapping[str, object], box: Box, options: Options,
+               ctx: FaceContext) -> list[Op]:
+    """A symbol in the class-code badge of units that have no class code (airship, leader)."""
+    x, y, w, h = box
+    ink = _ink(ctx, options)
+    if options.get("shape") == "star":
+        size = min(w, h)
+        return icons.star(x + (w - size) / 2, y + (h - size) / 2, size, ink)
+    return icons.airship(box, ink)
+
+
+ClassRow = tuple[str, str, Box, Box]  # code ("" for a group heading), name, code box, name box
+
+
+def class_rows(label, box: Box) -> list[ClassRow]:
+    """The rows of the class table of 003:228 with where each text goes; ``label`` translates
+    the class and group names. Shared by the widget and the tests that check every name fits."""
+    x, y, w, h = box
+    texts: list[tuple[str, str]] = []
+    for group, codes in CLASS_ROWS:
+        texts.append(("", label(f"group:{group}").upper()))
+        texts += [(code, label(class_key(code.split("/")[0]))) for code in codes]
+    row_h = h / len(texts)
+    code_w = 9.0
+    rows: list[ClassRow] = []
+    for index, (code, name) in enumerate(texts):
+        top = y + index * row_h
+        if code:
+            rows.append((code, name, (x + 1.0, top, code_w - 1.0, row_h),
+                         (x + code_w, top, w - code_w, row_h)))
+        else:
+            rows.append((code, name, (x, top, w, row_h), (x + 1.0, top, w - 2.0, row_h)))
+    return rows
+
+
+CLASS_STYLE = ("narrow-bold", "narrow", 6.5)  # code font, name font, size in pt
+
+
+def class_table(values: Mapping[str, object], box: Box, options: Options,
+                ctx: FaceContext) -> list[Op]:
+    """The class codes of 003:228 by group, printed from the same table the validator uses."""
+    ink = _ink(ctx, options)
+    code_style, name_style, size = CLASS_STYLE
+    ops: list[Op] = []
+    for code, name, code_box, name_box in class_rows(ctx.label, box):
+        if not code:
+            ops.append(Rect(*code_box, fill=ctx.color("table_band")))
+            ops += _text(ctx, name, name_box, code_style, size, ink, what="class table")
+            continue
+        ops += _text(ctx, code, code_box, code_style, size, ink, what="class table")
+        ops += _text(ctx, name, name_box, name_style, size, ink, what="class table")
+    return ops
+
+
+_VALUE = re.compile(r"^(.*\S)\s+([+\-\u2212\u00b1]?\d+(?:[+\u2013\-]\d*)?)$")
+
+
+def split_modifier(line: str) -> tuple[str, str]:
+    """``"Ясно +1"`` -> ("Ясно", "+1"); a line without a value at its end is a heading."""
+    match = _VALUE.match(line.strip())
+    return (match.group(1), match.group(2)) if match else (line.strip(), "")
+
+
+ModifierRow = tuple[str, str, Box, Box, Box]  # label, value, band, label box, value box
+MODIFIER_STYLE = ("regular", "bold", 7.0)  # label font, value font, size in pt
+
+
+def modifier_rows(text: str, box: Box) -> list[ModifierRow]:
+    """A reference card's modifier lines laid out as table rows on the foot of ``box``."""
+    x, y, w, h = box
+    lines = [line for line in text.split("\n") if line.strip()]
+    if not lines:
+        return []
+    row_h = min(h / len(lines), 4.2)
+    value_w = 8.0
+    bottom = y + h - row_h * len(lines)  # the table sits on the card's foot, below the text
+    rows: list[ModifierRow] = []
+    for index, line in enumerate(lines):
+        label, value = split_modifier(line)
+        top = bottom + index * row_h
+        label_w = w - value_w - 1.5 if value else w - 2.0
+        rows.append((label, value, (x, top, w, row_h), (x + 1.0, top, label_w, row_h),
+                     (x + w - value_w, top, value_w - 1.0, row_h)))
+    return rows
+
+
+def modifiers(values: Mapping[str, object], box: Box, options: Options,
+              ctx: FaceContext) -> list[Op]:
+    """A reference card's modifier lines as a two-column table: what, then the signed value."""
+    ink = _ink(ctx, options)
+    label_style, value_style, size = MODIFIER_STYLE
+    ops: list[Op] = []
+    for index, (label, value, band, label_box, value_box) in enumerate(
+            modifier_rows(str(values.get("modifiers") or ""), box)):
+        if index % 2 == 0:
+            ops.append(Rect(*band, fill=ctx.color("table_band")))
+        ops += _text(ctx, label, label_box, label_style if value else value_style, size, ink,
+                     what="modifiers")
+        if value:
+            ops += _text(ctx, value, value_box, value_style, size + 0.5, ink, "right",
+                         what="modifiers")
+    return ops
+
+
+WIDGETS = {
+    "set_mark": set_mark_widget,
+    "silhouette": silhouette,
+    "gunnery": gunnery,
+    "speed_badge": speed_badge,
+    "torpedoes": torpedoes,
+    "hull_boxes": hull_boxes,
+    "ensign": ensign,
+    "badge_icon": badge_icon,
+    "class_table": class_table,
+    "modifiers": modifiers,
+}
+
+ICONS: Mapping[str, object] = {}
