@@ -426,3 +426,42 @@ def test_the_rules_table_lists_every_check_code():
     documented = set(re.findall(r"`(commander-[a-z0-9-]+)`", doc))
     assert set(CHECKS) <= documented
     assert documented <= set(CHECKS)
+
+
+def test_exported_editor_schemas_accept_the_shipped_card_files(tmp_path):
+    import yaml
+    from jsonschema import Draft202012Validator
+
+    result = run_pnp("schema", str(COMMANDER), "--out", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    schema = json.loads((tmp_path / "card-file.schema.json").read_text(encoding="utf-8"))
+    validator = Draft202012Validator(schema)
+    for path in sorted(COMMANDER.glob("0*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        assert list(validator.iter_errors(data)) == [], path.name
+
+
+def test_mutated_card_files_end_in_findings_never_in_exceptions(tmp_path):
+    """Bad values reach the faces too (validate --locale lays cards out despite rule errors)."""
+    import random
+
+    from generator.localecheck import check_locale
+
+    broken = validate(BROKEN)
+    check_locale(broken.card_set, broken.game, "ru")
+    rng = random.Random(2002)
+    source = (BROKEN / "cards.yaml").read_text(encoding="utf-8")
+    game = (BROKEN / "game.yaml").read_text(encoding="utf-8")
+    snippets = ["С", "C", "Д6 ", "(", ")", "/", "-", "–", "0", "99", "''", "[]", "- ", "\n    "]
+    for attempt in range(40):
+        chars = list(source)
+        for _ in range(rng.randint(1, 5)):
+            position = rng.randrange(len(chars))
+            if rng.random() < 0.6:
+                chars[position:position] = list(rng.choice(snippets))
+            else:
+                del chars[position:position + rng.randint(1, 8)]
+        pack = write_pack(tmp_path / f"m{attempt}", {"cards.yaml": "".join(chars)}, game)
+        checked = validate(pack)
+        if checked.card_set is not None:
+            check_locale(checked.card_set, checked.game, "ru")

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from generator.games.commander import notation
 from generator.games.commander.geometry import BODY_SLOTS, KEYWORD_PT, STACK_W, body_slot
 from generator.games.commander.model import (
+    RANGES,
     Ability,
     CivilBuilding,
     Combat,
@@ -91,7 +92,9 @@ def _weapons(combat: Combat, label: LabelText) -> list[tuple[str, str, str, str]
     weapons = combat.weapons
     rows: list[tuple[str, str, str]] = []
     if weapons.rockets is not None:
-        rows.append((weapons.rocket_range or "", label("weapon:rockets"), weapons.rockets))
+        # a range the validator rejects (a Latin "M") prints no band rather than a wrong one
+        band = weapons.rocket_range if weapons.rocket_range in RANGES else ""
+        rows.append((band, label("weapon:rockets"), weapons.rockets))
     for name, band in WEAPON_BANDS:
         value = getattr(weapons, name)
         if value is None:
