@@ -465,3 +465,16 @@ def test_mutated_card_files_end_in_findings_never_in_exceptions(tmp_path):
         checked = validate(pack)
         if checked.card_set is not None:
             check_locale(checked.card_set, checked.game, "ru")
+
+
+def test_the_proper_name_line_is_on_medium_and_heavy_ships_and_space_objects_only():
+    card_set = validate(COMMANDER).card_set
+    localizer = localizer_for(card_set, "commander", "ru")
+    faces = lay_out_cards(card_set, GAME, localizer, 0.0)
+    for card in card_set.cards:
+        layout = faces.layouts[faces.fronts[card.id]]
+        shown = any(isinstance(op, Text) and op.text == "Собственное наименование"
+                    for op in layout.ops)
+        expected = card.kind == "space_object" or (isinstance(card, Ship)
+                                                   and card.size in ("СК", "ТК"))
+        assert shown == expected, card.id

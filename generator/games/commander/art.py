@@ -42,6 +42,27 @@ _BATTLESHIP = ((0.0, 0.42), (0.06, 0.22), (0.3, 0.18), (0.36, 0.02), (0.56, 0.02
                (0.06, 0.84), (0.0, 0.64))
 
 
+_FREIGHTER = ((0.0, 0.3), (0.08, 0.2), (0.78, 0.2), (0.86, 0.05), (0.94, 0.05), (1.0, 0.3),
+              (1.0, 0.7), (0.94, 0.85), (0.08, 0.85), (0.0, 0.75))
+
+
+def freighter(x: float, y: float, w: float, h: float, size: str, color: str, glow: str,
+              shade: str) -> list[Op]:
+    """A cargo hauler: a long box of containers behind a small bridge, bow to the right."""
+    light = size == "ЛК"
+    at, unit = _mapper(x + w * 0.1, y, w * 0.8, h * (0.55 if light else 0.8),
+                       2.4 if light else 3.6)
+    ops: list[Op] = [_poly(at, _FREIGHTER, color)]
+    containers = 3 if light else 6
+    for i in range(1, containers):
+        gx, top = at(0.08 + i * 0.7 / containers, 0.24)
+        _, bottom = at(0.0, 0.8)
+        ops.append(Rect(gx - unit * 0.025, top, unit * 0.05, bottom - top, fill=shade))
+    ex, ey = at(0.0, 0.52)
+    ops.append(Circle(ex, ey, unit * 0.1, fill=glow))
+    return ops
+
+
 def ship(x: float, y: float, w: float, h: float, size: str, color: str,
          glow: str) -> list[Op]:
     """A ship in profile, bow to the right; light ships are darts, heavy ones bulky."""

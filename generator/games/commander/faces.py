@@ -145,6 +145,12 @@ def _unit(card: CommanderCard, text: FieldText, label: LabelText, stats: list, w
             "keyword_lines": lines, **_slots(stats, weapons, lines), **extra}
 
 
+def _ship_art(ship: Ship) -> str:
+    """Traders look like traders: a ship that makes commercial runs is drawn as a freighter."""
+    shape = "freighter" if "commercial_run" in ship.properties else "ship"
+    return f"{shape}:{ship.size}"
+
+
 def _ship(ship: Ship, text: FieldText, label: LabelText) -> dict[str, object]:
     keywords = [label(f"prop:{p}") for p in ship.properties]
     stats = _stats(ship.combat, label, speed=True, crew=True)
@@ -152,7 +158,7 @@ def _ship(ship: Ship, text: FieldText, label: LabelText) -> dict[str, object]:
                  " · ".join(keywords),
                  type_line=f"{label(f'size:{ship.size}')} · {text(ship, 'type')}",
                  badge="resource", badge_value=str(ship.cost),
-                 has_proper_name=ship.shows_proper_name, art=f"ship:{ship.size}")
+                 has_proper_name=ship.shows_proper_name, art=_ship_art(ship))
 
 
 def _space_object(item: SpaceObject, text: FieldText, label: LabelText) -> dict[str, object]:

@@ -103,7 +103,9 @@ def art_window(values: Mapping[str, object], box: Box, options: Options,
     shape = str(values.get("art", ""))
     ink, shade = _color(ctx, "art"), _color(ctx, "space")
     inner = (x + 2.0, y + 1.2, w - 4.0, h - 2.4)
-    if shape.startswith("ship:"):
+    if shape.startswith("freighter:"):
+        ops += art.freighter(*inner, shape.split(":", 1)[1], ink, _color(ctx, "glow"), shade)
+    elif shape.startswith("ship:"):
         ops += art.ship(*inner, shape.split(":", 1)[1], ink, _color(ctx, "glow"))
     elif shape in art.ART:
         ops += art.ART[shape](*inner, ink, shade)
