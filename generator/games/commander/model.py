@@ -8,21 +8,25 @@ a value the validator did not see.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from types import MappingProxyType
 
 from generator.model import Card, SourceRef
 
-RARITIES = ("common", "rare", "very-rare", "unique")
 SIZES = ("ЛК", "СК", "ТК")
 CREW_QUALITIES = ("Н", "В", "Э")
 ENERGY_TYPES = ("А", "В", "С")
 RANGES = ("Д", "С", "М")
 #: sizes whose cards carry the blank proper-name line (L323)
 NAMED_SIZES = frozenset({"СК", "ТК"})
-PROPERTIES = ("commercial_run", "escort", "smuggling_run", "evasive_maneuver")
-HOSTS = ("ship", "ground_unit", "building", "space_object")
-OBJECT_TYPES = ("planet", "moon", "asteroid", "station")
+
+
+def _optional_bool(value: object) -> bool | None:
+    return None if value is None else bool(value)
+
+
+def _int_or_none(value: object) -> int | None:
+    return None if value is None else int(value)
 
 
 def _text(value: object) -> str | None:
@@ -62,11 +66,6 @@ class Weapons:
             landing=data.get("landing"),
         )
 
-    def present(self) -> tuple[str, ...]:
-        """Names of the weapon fields this card sets (``rocket_range`` belongs to rockets)."""
-        return tuple(f.name for f in fields(self)
-                     if f.name != "rocket_range" and getattr(self, f.name) is not None)
-
 
 @dataclass(frozen=True, slots=True)
 class Combat:
@@ -82,15 +81,13 @@ class Combat:
 
     @classmethod
     def of(cls, data: Mapping[str, object]) -> Combat:
-        speed = data.get("speed")
-        crew_size = data.get("crew_size")
         return cls(
             hull=_text(data.get("hull")),
-            speed=int(speed) if speed is not None else None,
+            speed=_int_or_none(data.get("speed")),
             armor=int(data.get("armor", 0)),
             shield=_text(data.get("shield")),
             crew=_text(data.get("crew")),
-            crew_size=int(crew_size) if crew_size is not None else None,
+            crew_size=_int_or_none(data.get("crew_size")),
             weapons=Weapons.of(data),
         )
 
@@ -219,14 +216,6 @@ def _common(data: Mapping[str, object], pack: str, source: SourceRef) -> dict[st
             "pack": pack, "source": source, "name": str(data["name"]),
             "rarity": str(data["rarity"]), "number": int(data["number"]),
             "text": str(data.get("text", ""))}
-
-
-def _optional_bool(value: object) -> bool | None:
-    return None if value is None else bool(value)
-
-
-def _int_or_none(value: object) -> int | None:
-    return None if value is None else int(value)
 
 
 def build_ship(data: Mapping[str, object], pack: str, source: SourceRef) -> Ship:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from generator.games.commander.model import ENERGY_TYPES
+
 #: Latin letters that print like a Cyrillic one, and that Cyrillic letter
 LATIN_TO_CYRILLIC = {
     "A": "А", "B": "В", "C": "С", "E": "Е", "H": "Н", "K": "К", "M": "М", "O": "О", "P": "Р",
@@ -131,7 +133,7 @@ def energy(value: str, what: str) -> Energy | Problem:
     if not match:
         return Problem(f"{what} {value!r} is not written type and power, e.g. \"С3\" "
                        "(type А, В or С in Cyrillic)")
-    letter = letter_code(match.group(1), ("А", "В", "С"), f"{what} type")
+    letter = letter_code(match.group(1), ENERGY_TYPES, f"{what} type")
     if letter is not None:
         if letter.script:
             typed = match.group(1)

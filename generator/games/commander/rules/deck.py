@@ -43,6 +43,10 @@ PRESELECT_MISSING = check("commander-preselect-not-in-deck", "deck", E, "L62, L1
 __all__ = ["check_deck"]
 
 
+def _describe(card: Card | None) -> str:
+    return "no loaded card" if card is None else f"a {card.kind.replace('_', ' ')} card"
+
+
 def _in_deck(deck: Deck) -> list[DeckEntry]:
     return [e for e in deck.entries if e.card.kind not in OUTSIDE_DECK]
 
@@ -81,8 +85,7 @@ def _commander(deck: Deck, by_id: dict[str, Card]) -> Iterator[Finding]:
         return
     card = by_id.get(str(chosen))
     if not isinstance(card, Commander):
-        what = "no loaded card" if card is None else f"a {card.kind.replace('_', ' ')} card"
-        yield NOT_COMMANDER(f"commander '{chosen}' is {what}, not a commander card",
+        yield NOT_COMMANDER(f"commander '{chosen}' is {_describe(card)}, not a commander card",
                             deck.where("commander"), str(chosen))
 
 
@@ -99,9 +102,8 @@ def _preselected(deck: Deck, by_id: dict[str, Card]) -> Iterator[Finding]:
         where = deck.where("preselected_abilities", index)
         card = by_id.get(card_id)
         if not isinstance(card, Ability):
-            what = "no loaded card" if card is None else f"a {card.kind.replace('_', ' ')} card"
-            yield PRESELECT_KIND(f"preselected '{card_id}' is {what}, not an ability card",
-                                 where, card_id)
+            yield PRESELECT_KIND(f"preselected '{card_id}' is {_describe(card)}, not an ability "
+                                 "card", where, card_id)
             continue
         if card.special:
             yield PRESELECT_SPECIAL(f"'{card_id}' is a special ability card: it may be played "
