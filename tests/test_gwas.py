@@ -1,0 +1,410 @@
+"""Great War at Sea: the shipped pack validates clean in both languages, every gwas- check fires
+on a card built to break it, fleet counters impose as mirrored two-sided 12.7 mm pieces on A4
+and Letter, and the PDFs carry the Russian and English texts."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+
+import pdfplumber
+import pytest
+from conftest import ROOT, run_pnp, write_pack
+
+from generator.build import build
+from generator.cardfaces import lay_out_cards
+from generator.findings import Severity
+from generator.games.gwas import COUNTER_SIZE
+from generator.games.gwas.rules import CHECKS
+from generator.games.gwas.tables import SEED_FILES
+from generator.games.gwas.widgets import (
+    CLASS_STYLE,
+    MODIFIER_STYLE,
+    class_rows,
+    modifier_rows,
+)
+from generator.impose import (
+    PAPERS,
+    SheetOptions,
+    _registration_boxes,
+    compute_grid,
+)
+from generator.layout.ops import Text
+from generator.layout.textfit import fit_text
+from generator.localecheck import check_locale, localizer_for
+from generator.validate import validate
+
+GWAS = ROOT / "cards" / "gwas"
+DOCS = ROOT / "docs" / "rules-gwas.md"
+CLASS_BOX = (3.0, 16.2, 57.5, 63.0)  # templates/gwas/classes.yaml
+MODIFIER_BOX = (4.0, 58.0, 55.5, 29.0)  # templates/gwas/reference.yaml
+
+# --- the shipped pack ---------------------------------------------------------------------
+
+
+def test_the_pack_validates_clean_and_fast():
+    start = time.perf_counter()
+    checked = validate(GWAS)
+    elapsed = time.perf_counter() - start
+    assert [f.as_text() for f in checked.findings] == []
+    assert elapsed < 1.0
+    kinds = {}
+    for card in checked.card_set.cards:
+        kinds[card.kind] = kinds.get(card.kind, 0) + 1
+    assert kinds == {"ship": 41, "submarine": 6, "mtb": 3, "airship": 2, "leader": 4,
+                     "reference": 6, "fleet_counter": 18}
+
+
+@pytest.mark.parametrize("locale", ["ru", "en"])
+def test_both_languages_are_complete_and_fit_their_boxes(locale):
+    checked = validate(GWAS)
+    findings = check_locale(checked.card_set, checked.game, locale, strict=True)
+    assert [f.as_text() for f in findings] == []
+
+
+def test_cli_strict_validation_and_full_english_catalog():
+    result = run_pnp("validate", "cards/gwas", "--locale", "en", "--strict")
+    assert result.returncode == 0, result.stdout + result.stderr
+    status = run_pnp("i18n", "status", "cards/gwas")
+    assert status.returncode == 0
+    (line,) = [row for row in status.stdout.splitlines() if row.startswith("en ")]
+    assert line.split()[-1] == "100.0%" and line.split()[2:5] == ["0", "0", "0"]
+
+
+def test_the_seeds_own_ship_keeps_its_values():
+    """004:137: Tegetthoff fires 12 dice (8-3-1) and its two 5s miss the MTB: not italic."""
+    ships = {c.id: c for c in validate(GWAS).card_set.cards}
+    tegetthoff = ships["tegetthoff"]
+    assert tegetthoff.gunnery == (8, 3, 1) and not tegetthoff.italic
+
+
+def test_no_text_below_six_points_and_italic_names_in_italics():
+    checked = validate(GWAS)
+    for locale in ("ru", "en"):
+        faces = lay_out_cards(checked.card_set, checked.game,
+                              localizer_for(checked.card_set, "gwas", locale), 0.0)
+        texts = [op for layout in faces.layouts.values() for op in layout.ops
+                 if isinstance(op, Text)]
+        assert min(op.size_pt for op in texts) >= 6.0
+        fonts = {op.text: op.font for op in faces.layouts[("ship", "viribus-unitis")].ops
+                 if isinstance(op, Text)}
+        assert fonts["Viribus Unitis"] == "bold-italic"
+        fonts = {op.text: op.font for op in faces.layouts[("ship", "tegetthoff")].ops
+                 if isinstance(op, Text)}
+        assert fonts["Tegetthoff"] == "bold"
+
+
+@pytest.mark.parametrize("locale", ["ru", "en"])
+def test_class_table_and_modifier_rows_fit_at_six_points(locale):
+    checked = validate(GWAS)
+    localizer = localizer_for(checked.card_set, "gwas", locale)
+    code_style, name_style, size = CLASS_STYLE
+    for code, name, code_box, name_box in class_rows(localizer.label, CLASS_BOX):
+        for text, box, style in ((code, code_box, code_style), (name, name_box, name_style)):
+            if text:
+                assert fit_text(text, box[2], box[3], style, size, 6.0, locale).fits, text
+    label_style, value_style, size = MODIFIER_STYLE
+    for card in checked.card_set.cards:
+        if card.kind != "reference":
+            continue
+        for label, value, _, label_box, value_box in modifier_rows(
+                localizer.field(card, "modifiers"), MODIFIER_BOX):
+            assert fit_text(label, label_box[2], label_box[3], label_style, size, 6.0,
+                            locale).fits, label
+            if value:
+                assert fit_text(value, value_box[2], value_box[3], value_style, size, 6.0,
+                                locale).fits, value
+
+
+# --- one broken card per check --------------------------------------------------------------
+
+GAME = """\
+pack: gwas-test
+game: gwas
+name: Test
+source_locale: ru
+set_mark: test
+options:
+  allow_speed_1_plus: {plus}
+"""
+
+VALID = """\
+cards:
+  - {id: ah-bb, kind: ship, name: Alpha, class: BB, group: capital, nation: AH,
+     gunnery: 8-3-1, speed: "1"}
+  - {id: it-dd, kind: ship, name: Beta, class: DD, group: light, nation: IT, gunnery: 1,
+     torpedoes: {deck: 2}, speed: 2+}
+  - {id: ah-1, kind: fleet_counter, nation: AH, number: 1}
+  - {id: it-1, kind: fleet_counter, nation: IT, number: 1}
+  - {id: r-contact, kind: reference, procedure: contact, title: К}
+  - {id: r-pursuit, kind: reference, procedure: pursuit, title: П}
+  - {id: r-gunnery, kind: reference, procedure: gunnery, title: А}
+  - {id: r-submarine, kind: reference, procedure: submarine, title: Л}
+  - {id: r-mtb, kind: reference, procedure: mtb, title: Т}
+  - {id: r-classes, kind: reference, procedure: classes, title: К}
+"""
+
+#: check code -> (card file text, id of the card the finding names)
+BAD_CARDS: dict[str, tuple[str, str]] = {
+    "gwas-class-unknown": ("""\
+        - {id: bad, kind: ship, name: X, class: BBX, group: capital, nation: AH,
+           gunnery: 8-3-1, speed: "1"}
+        """, "bad"),
+    "gwas-class-group": ("""\
+        - {id: bad, kind: ship, name: X, class: CL, group: capital, nation: AH,
+           gunnery: 0-2-1, speed: "2"}
+        """, "bad"),
+    "gwas-gunnery-small": ("""\
+        - {id: bad, kind: ship, name: X, class: DD, group: light, nation: AH,
+           gunnery: 0-0-1, speed: "2"}
+        """, "bad"),
+    "gwas-gunnery-pst": ("""\
+        - {id: bad, kind: ship, name: X, class: BB, group: capital, nation: AH,
+           gunnery: 8-3, speed: "1"}
+        """, "bad"),
+    "gwas-group-not-small": ("""\
+        - {id: bad, kind: ship, name: X, class: CL, group: light, nation: AH, ships: 2,
+           gunnery: 0-2-1, speed: "2"}
+        """, "bad"),
+    "gwas-speed": ("""\
+        - {id: bad, kind: ship, name: X, class: BB, group: capital, nation: AH,
+           gunnery: 8-3-1, speed: "3"}
+        """, "bad"),
+    "gwas-speed-1-plus": ("""\
+        - {id: bad, kind: ship, name: X, class: BB, group: capital, nation: AH,
+           gunnery: 8-3-1, speed: 1+}
+        """, "bad"),
+    "gwas-submarine-torpedoes": ("""\
+        - {id: bad, kind: submarine, name: U-1, nation: AH, torpedoes: {deck: 1, hull: 1}}
+        """, "bad"),
+    "gwas-mtb-torpedoes": ("""\
+        - {id: bad, kind: mtb, name: MAS 1, nation: IT, torpedoes: {deck: 1}}
+        """, "bad"),
+    "gwas-airship-movement": ("""\
+        - {id: bad, kind: airship, name: M.1, nation: IT, bombs: 1}
+        """, "bad"),
+    "gwas-counter-number": ("""\
+        - {id: bad, kind: fleet_counter, nation: FR, number: 1}
+        """, "bad"),
+    "gwas-leader-flagship": ("""\
+        - {id: bad, kind: leader, name: Адмирал, nation: AH, flagship: Nowhere}
+        """, "bad"),
+    "gwas-leader-side": ("""\
+        - {id: bad, kind: leader, name: Адмирал, nation: AH, flagship: Beta}
+        """, "bad"),
+    "gwas-duplicate-name": ("""\
+        - {id: bad, kind: ship, name: Alpha, class: BB, group: capital, nation: AH,
+           gunnery: 8-3-1, speed: "1"}
+        """, "bad"),
+}
+
+
+def _pack(tmp_path: Path, extra: str = "", plus: str = "false", drop: str = "",
+          game: str | None = None) -> Path:
+    valid = "\n".join(line for line in VALID.splitlines() if drop not in line or not drop)
+    files = {"base.yaml": valid + "\n"}
+    if extra:
+        files["broken.yaml"] = "cards:\n" + extra
+    return write_pack(tmp_path / "pack", files, game or GAME.format(plus=plus))
+
+
+def _seed_cited(message: str) -> bool:
+    return bool(re.search(r"(00[34]_[0-9a-f]{16}\.txt):\d+", message)) and any(
+        name in message for name in SEED_FILES.values())
+
+
+def test_the_test_pack_is_clean(tmp_path):
+    assert [f.as_text() for f in validate(_pack(tmp_path)).findings] == []
+
+
+@pytest.mark.parametrize("code", sorted(BAD_CARDS))
+def test_each_bad_card_yields_its_code_with_location_card_and_seed_line(tmp_path, code):
+    text, card = BAD_CARDS[code]
+    findings = validate(_pack(tmp_path, text)).findings
+    assert [f.code for f in findings] == [code], [f.as_text() for f in findings]
+    (finding,) = findings
+    assert finding.card == card
+    assert _seed_cited(finding.message), finding.message
+    assert finding.location.file.endswith("broken.yaml")
+    assert finding.location.line >= 2 and finding.location.column >= 1
+
+
+def test_speed_1_plus_is_reported_either_way(tmp_path):
+    text, _ = BAD_CARDS["gwas-speed-1-plus"]
+    (allowed,) = validate(_pack(tmp_path, text, plus="true")).findings
+    assert allowed.code == "gwas-speed-1-plus" and allowed.severity is Severity.WARNING
+    assert "003_4678bd8159124b2d.txt:274" in allowed.message
+    assert "003_4678bd8159124b2d.txt:333" in allowed.message
+    (refused,) = validate(_pack(tmp_path / "b", text, plus="false")).findings
+    assert refused.severity is Severity.ERROR and "allow_speed_1_plus" in refused.message
+
+
+def test_a_side_without_fleet_counters_is_reported(tmp_path):
+    findings = validate(_pack(tmp_path, drop="it-1")).findings
+    assert [f.code for f in findings] == ["gwas-side-without-counters"]
+    assert "entente" in findings[0].message and _seed_cited(findings[0].message)
+    assert findings[0].location.file.endswith("game.yaml")
+
+
+def test_a_missing_reference_card_is_reported(tmp_path):
+    findings = validate(_pack(tmp_path, drop="r-pursuit")).findings
+    assert [f.code for f in findings] == ["gwas-reference-missing"]
+    assert "pursuit" in findings[0].message and _seed_cited(findings[0].message)
+
+
+@pytest.mark.parametrize(("value", "code"), [("maybe", "gwas-option-type"),
+                                             ("false\n  fog_of_war: true", "gwas-option-unknown")])
+def test_game_options_are_checked_where_written(tmp_path, value, code):
+    findings = validate(_pack(tmp_path, plus=value)).findings
+    assert [f.code for f in findings] == [code]
+    assert findings[0].location.file.endswith("game.yaml") and findings[0].location.line >= 7
+
+
+def test_every_check_has_a_test_and_a_row_in_the_docs():
+    tested = set(BAD_CARDS) | {"gwas-reference-missing", "gwas-option-type",
+                               "gwas-option-unknown", "gwas-side-without-counters"}
+    assert tested == set(CHECKS)
+    documented = set(re.findall(r"`(gwas-[a-z0-9-]+)`", DOCS.read_text(encoding="utf-8")))
+    assert documented == set(CHECKS)
+
+
+def test_findings_carry_file_line_column_and_card_in_json(tmp_path):
+    text, _ = BAD_CARDS["gwas-mtb-torpedoes"]
+    pack = _pack(tmp_path, text)
+    result = run_pnp("validate", str(pack), "--format", "json")
+    assert result.returncode == 1
+    (finding,) = json.loads(result.stdout)["findings"]
+    assert finding["code"] == "gwas-mtb-torpedoes" and finding["card"] == "bad"
+    assert finding["file"].endswith("broken.yaml") and finding["line"] == 2
+    assert finding["column"] > 1 and "004_14f2668eed850117.txt:121" in finding["message"]
+
+
+# --- fleet counters on their own double-sided sheets ----------------------------------------
+
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory) -> dict[tuple[str, str, str], Path]:
+    out = tmp_path_factory.mktemp("gwas")
+    result = {}
+    for locale, paper, duplex in (("ru", "a4", "long"), ("en", "letter", "short"),
+                                  ("ru", "letter", "long"), ("en", "a4", "short")):
+        built = build(GWAS, (), locale, SheetOptions(paper=paper, duplex=duplex),
+                      out / f"{paper}-{duplex}")
+        assert built.out_dir is not None, [f.as_text() for f in built.findings]
+        assert [f.as_text() for f in built.findings] == []
+        result[(locale, paper, duplex)] = built.out_dir
+    return result
+
+
+def _manifest(folder: Path) -> dict:
+    return json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+
+
+def _counter_pages(doc: dict, side: str) -> list[dict]:
+    return [p for p in doc["pages"] if p["side"] == side
+            and p["cards"] and p["cards"][0]["id"].startswith("fleet-")]
+
+
+@pytest.mark.parametrize(("paper", "grid"), [("a4", (14, 21)), ("letter", (15, 20))])
+def test_counter_grid_is_sensible_with_room_for_crop_marks(paper, grid):
+    options = SheetOptions(paper=paper)
+    counters = compute_grid(options, COUNTER_SIZE)
+    assert (counters.cols, counters.rows) == grid
+    width, height = PAPERS[paper]
+    room = options.margin_mm + options.bleed_mm + 0.5 + 5.0
+    assert room <= counters.x0 and room <= counters.y0
+    assert counters.x0 + counters.width <= width - room + 1e-9
+    assert counters.y0 + counters.height <= height - room + 1e-9
+    poker = compute_grid(options, validate(GWAS).card_set.base.manifest.card_size)
+    assert (poker.cols, poker.rows) == (3, 3)
+
+
+@pytest.mark.parametrize("key", [("ru", "a4", "long"), ("en", "letter", "short"),
+                                 ("ru", "letter", "long"), ("en", "a4", "short")])
+def test_counters_sit_on_their_own_sheet_and_backs_mirror_them(builds, key):
+    doc = _manifest(builds[key])
+    width, height = doc["paper"]["width_mm"], doc["paper"]["height_mm"]
+    (front,) = _counter_pages(doc, "front")
+    (back,) = _counter_pages(doc, "back")
+    assert front["sheet"] == back["sheet"]
+    assert {c["id"].split("-")[0] for c in front["cards"]} == {"fleet"}
+    assert len(front["cards"]) == 18
+    assert all(c["w_mm"] == c["h_mm"] == 12.7 for c in front["cards"] + back["cards"])
+    x0, y0 = front["grid"]["x0_mm"], front["grid"]["y0_mm"]
+    for card in front["cards"]:  # on the grid: whole multiples of 12.7 mm from its origin
+        assert (card["x_mm"] - x0) / 12.7 == pytest.approx(round((card["x_mm"] - x0) / 12.7))
+        assert (card["y_mm"] - y0) / 12.7 == pytest.approx(round((card["y_mm"] - y0) / 12.7))
+    backs = {c["id"]: c for c in back["cards"]}
+    for card in front["cards"]:
+        mirrored = backs[card["id"]]
+        if doc["duplex"] == "long":
+            assert mirrored["x_mm"] == pytest.approx(width - card["x_mm"] - 12.7, abs=1e-3)
+            assert mirrored["y_mm"] == pytest.approx(card["y_mm"], abs=1e-3)
+        else:
+            assert mirrored["x_mm"] == pytest.approx(card["x_mm"], abs=1e-3)
+            assert mirrored["y_mm"] == pytest.approx(height - card["y_mm"] - 12.7, abs=1e-3)
+        assert card["face"] == "counter" and mirrored["face"] == "counter-back"
+    other = [p for p in doc["pages"] if p["side"] == "front" and p not in [front]]
+    assert all(c["w_mm"] == 63.5 for p in other for c in p["cards"])
+
+
+@pytest.mark.parametrize("key", [("ru", "a4", "long"), ("en", "letter", "short")])
+def test_counter_sheet_has_cut_lines_and_crop_marks_clear_of_label_and_targets(builds, key):
+    doc = _manifest(builds[key])
+    (front,) = _counter_pages(doc, "front")
+    x0, y0 = front["grid"]["x0_mm"], front["grid"]["y0_mm"]
+    pt = 72 / 25.4
+    with pdfplumber.open(builds[key] / "fronts.pdf") as pdf:
+        page = pdf.pages[front["index"] - 1]
+        lines = page.lines
+        height_pt = float(page.height)
+    verticals = [ln for ln in lines if abs(ln["x0"] - ln["x1"]) < 0.01]
+    cut = {round(ln["x0"] / pt - x0, 2) for ln in verticals if ln["linewidth"] < 0.3}
+    assert {round(12.7 * i, 2) for i in range(front["grid"]["cols"] + 1)} <= cut
+    grid_bottom = y0 + 12.7 * front["grid"]["rows"]
+    crop = [ln for ln in verticals if ln["linewidth"] >= 0.5
+            and (ln["bottom"] / pt < y0 or ln["top"] / pt > grid_bottom)]
+    assert len(crop) >= front["grid"]["cols"] + 1
+    assert all(ln["bottom"] - ln["top"] >= 4.9 * pt for ln in crop)
+    targets = _registration_boxes(SheetOptions(paper=doc["paper"]["name"]))
+    for ln in lines:
+        if ln["linewidth"] < 0.5:
+            continue
+        x1, x2 = sorted((ln["x0"] / pt, ln["x1"] / pt))
+        y1, y2 = sorted(((height_pt - ln["y0"]) / pt, (height_pt - ln["y1"]) / pt))
+        for tx, ty, tw, th in targets:
+            crosses_target = x1 <= tx + tw and x2 >= tx and y1 <= ty + th and y2 >= ty
+            is_target = tx - 0.1 <= x1 and x2 <= tx + tw + 0.1
+            assert not crosses_target or is_target
+
+
+def test_airships_share_one_back_so_they_can_be_drawn_blind(builds):
+    doc = _manifest(builds[("ru", "a4", "long")])
+    faces = {c["id"]: c["face"] for p in doc["pages"] if p["side"] == "back" for c in p["cards"]}
+    assert faces["citta-di-ferrara"] == faces["citta-di-jesi"] == "back-airship"
+    assert faces["u-5"] == "back-alliance" and faces["nereide"] == "back-entente"
+
+
+# --- what the printed sheets say -------------------------------------------------------------
+
+EXPECTED_TEXTS = {
+    "ru": ["Viribus Unitis", "Линкор-дредноут", "Тройственный союз", "Проверка контакта",
+           "Итальянская доблесть", "Флагман: Conte di Cavour", "ФЛОТ", "Классы кораблей",
+           "Курсив: попадание 5–6"],
+    "en": ["Viribus Unitis", "Dreadnought battleship", "Triple Alliance", "Contact",
+           "Italian valour", "Flagship: Conte di Cavour", "FLEET", "Ship classes",
+           "Italics: hits on 5–6"],
+}
+
+
+@pytest.mark.parametrize("key", [("ru", "a4", "long"), ("en", "letter", "short")])
+def test_pdfs_carry_the_texts_of_their_language(builds, key):
+    locale = key[0]
+    with pdfplumber.open(builds[key] / "fronts.pdf") as pdf:
+        text = "\n".join(page.extract_text() or "" for page in pdf.pages)
+    for expected in EXPECTED_TEXTS[locale]:
+        assert expected in text, expected
+    other = EXPECTED_TEXTS["en" if locale == "ru" else "ru"]
+    assert other[1] not in text  # the class name of the other language
