@@ -150,7 +150,7 @@ cards:
 BAD_CARDS: dict[str, tuple[str, str]] = {
     "gwas-class-unknown": ("""\
         - {id: bad, kind: ship, name: X, class: BBX, group: capital, nation: AH,
-           gunnery: 8-3-1, speed: "1"}
+           gunnery: 2, speed: "1"}
         """, "bad"),
     "gwas-class-group": ("""\
         - {id: bad, kind: ship, name: X, class: CL, group: capital, nation: AH,

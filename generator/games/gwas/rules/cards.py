@@ -62,9 +62,13 @@ def _class_findings(ship: Ship) -> Iterator[Finding]:
 
 
 def _gunnery_findings(ship: Ship) -> Iterator[Finding]:
+    """Factor counts by counter size; a code outside the class table gives no size unless the
+    card names one (the unknown code is reported on its own, not twice)."""
     where, cid = ship.source.of, ship.id
     written = "-".join(map(str, ship.gunnery))
     how = "its card says so" if ship.counter_given else f"class {ship.ship_class}"
+    if not ship.counter_given and ship.ship_class not in CLASS_GROUPS:
+        return
     if ship.counter == SMALL and len(ship.gunnery) != 1:
         yield SMALL_GUNNERY(f"gunnery '{written}' on a small-ship counter ({how}); a small "
                             "ship has one tertiary factor, e.g. gunnery: 2", where("gunnery"), cid)
