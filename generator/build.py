@@ -7,7 +7,7 @@ warnings are printed and the build goes on.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from generator.cardfaces import CardFaces, lay_out_cards
@@ -109,6 +109,7 @@ def build(pack: Path, expansions: tuple[Path, ...], locale: str | None, options:
     if has_errors(faces.findings):
         return result
     label = f"{manifest.pack} \u00b7 {locale} \u00b7 {options.paper}"
+    options = replace(options, new_sheet_per_kind=manifest.sheet_per_kind)
     imposition = impose(slots_of(card_set, game), faces.fronts, faces.backs, options, label)
     name = "+".join(p.manifest.pack for p in card_set.packs)
     target = out_root / name / locale / options.paper

@@ -93,6 +93,7 @@ class Manifest:
     card_size: CardSize
     extends: str | None
     location: Location
+    sheet_per_kind: bool = True
     options: Mapping[str, object] = field(default_factory=dict, compare=False, hash=False)
 
 

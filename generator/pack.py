@@ -90,6 +90,7 @@ def _manifest(doc: YamlDocument) -> Manifest:
         card_size=CardSize.from_spec(data.get("card_size", "poker")),
         extends=str(data["extends"]) if data.get("extends") else None,
         location=doc.where(()),
+        sheet_per_kind=bool(data.get("sheet_per_kind", True)),
         options=MappingProxyType(dict(data.get("options") or {})),
     )
 

@@ -230,3 +230,18 @@ def test_calibration_scales_sit_behind_the_front_targets(tmp_path, paper, duplex
     pdf = PdfReader(tmp_path / "calibrate" / f"{paper}-{duplex}" / "calibrate.pdf")
     assert len(pdf.pages) == 2
     assert float(pdf.pages[1].mediabox.width) / PT == pytest.approx(width, abs=0.01)
+
+
+def test_sheets_split_by_kind_only_when_the_pack_asks_and_always_by_size():
+    from generator.impose import Slot, paginate
+
+    poker, counter = CardSize(CARD_W, CARD_H), CardSize(12.7, 12.7)
+    slots = ([Slot(f"s{i}", 1, "ship", poker) for i in range(5)]
+             + [Slot(f"a{i}", 1, "action", poker) for i in range(7)]
+             + [Slot(f"c{i}", 1, "counter", counter) for i in range(3)])
+    per_sheet = {poker: 9, counter: 294}.get
+    by_kind = paginate(slots, per_sheet, new_sheet_per_kind=True)
+    assert [len(sheet) for sheet in by_kind] == [5, 7, 3]
+    mixed = paginate(slots, per_sheet, new_sheet_per_kind=False)
+    assert [len(sheet) for sheet in mixed] == [9, 3, 3]
+    assert {slot.size for slot in mixed[-1]} == {counter}
