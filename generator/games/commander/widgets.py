@@ -14,7 +14,7 @@ from generator.games.commander.geometry import GAP, KEYWORD_LINE_H, KEYWORD_PT, 
 from generator.layout.engine import FaceContext, IconPainter, text_ops
 from generator.layout.ops import Circle, Line, Op, Rect, Text
 from generator.layout.symbols import lettered_mark
-from generator.layout.textfit import PT_TO_MM, fit_text
+from generator.layout.textfit import PT_TO_MM
 
 Box = tuple[float, float, float, float]
 Options = Mapping[str, object]
@@ -28,7 +28,8 @@ def _color(ctx: FaceContext, name: str) -> str:
 
 def _fitted(text: str, box: Box, style: str, size: float, min_size: float, ctx: FaceContext,
             color: str, align: str = "left", valign: str = "middle") -> list[Op]:
-    fitted = fit_text(text, box[2], box[3], style, size, min_size, None)
+    """Widget text fitted like a template text; what does not fit is reported as a finding."""
+    fitted = ctx.fit(text, box[2], box[3], style, size, min_size, "widget text")
     return text_ops(fitted, box, align, valign, style, color, ctx.icons)[0]
 
 
