@@ -100,10 +100,11 @@ def build(pack: Path, expansions: tuple[Path, ...], locale: str | None, options:
                          f"(it ships: {', '.join(manifest.locales)})")
     if game.faces is None:
         raise UsageError(f"game '{game.name}' has no card templates to print with")
-    result.findings.extend(check_locale(card_set, game, locale, strict, layout=False))
+    localizer = localizer_for(card_set, game.name, locale)  # reads the PO catalogs once
+    result.findings.extend(check_locale(card_set, game, locale, strict, layout=False,
+                                        localizer=localizer))
     if has_errors(result.findings):
         return result
-    localizer = localizer_for(card_set, game.name, locale)
     faces = lay_out_cards(card_set, game, localizer, options.bleed_mm, ink_saver)
     result.findings.extend(faces.findings)
     if has_errors(faces.findings):

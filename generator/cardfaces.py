@@ -29,15 +29,6 @@ class CardFaces:
     findings: list[Finding] = field(default_factory=list)
 
 
-def _context(game: Game, card_set: CardSet, card: Card, localizer: Localizer, palette,
-             bleed_mm: float) -> FaceContext:
-    assert game.faces is not None
-    return FaceContext(palette=palette, manifest=card_set.manifest_of(card),
-                       locale=localizer.locale, label=localizer.label,
-                       widgets={"set_mark": set_mark_widget, **game.faces.widgets},
-                       icons=game.faces.icons, bleed_mm=bleed_mm)
-
-
 def _report(layout: FaceLayout, card: Card, localizer: Localizer, side: str,
             findings: list[Finding]) -> None:
     for problem in layout.problems:
@@ -58,6 +49,7 @@ def lay_out_cards(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm:
     """Lay out the front and back of every card of ``card_set`` in ``localizer``'s locale."""
     assert game.faces is not None
     palette = load_palette(game.name, "ink_saver" if ink_saver else "normal")
+    widgets = {"set_mark": set_mark_widget, **game.faces.widgets}
     result = CardFaces()
     for card in card_set.cards:
         values: dict[str, object] | None = None
@@ -73,7 +65,9 @@ def lay_out_cards(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm:
                 values = {**game.faces.values(card, localizer.field, localizer.label),
                           "set_mark": manifest.set_mark,
                           "set_mark_label": manifest.set_mark_label}
-            ctx = _context(game, card_set, card, localizer, palette, bleed_mm)
+            ctx = FaceContext(palette=palette, manifest=manifest, locale=localizer.locale,
+                              label=localizer.label, widgets=widgets,
+                              icons=game.faces.icons, bleed_mm=bleed_mm)
             layout = layout_face(template, values, ctx)
             result.layouts[key] = layout
             _report(layout, card, localizer, side, result.findings)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from generator.errors import UsageError
 from generator.fonts import string_width_mm
@@ -273,8 +273,6 @@ def _label(grid: Grid, options: SheetOptions, text: str) -> Op:
 
 
 def _shift(op: Op, dx: float, dy: float) -> Op:
-    from dataclasses import replace
-
     if isinstance(op, Line):
         return replace(op, x1=op.x1 + dx, y1=op.y1 + dy, x2=op.x2 + dx, y2=op.y2 + dy)
     if isinstance(op, Circle):

@@ -15,7 +15,7 @@ from pathlib import Path
 import yaml
 
 from generator.cardfaces import lay_out_cards
-from generator.findings import Finding, Severity, error, warning
+from generator.findings import Finding, error, warning
 from generator.fonts import missing_glyphs
 from generator.games.base import Game
 from generator.i18n import label_messages
@@ -109,9 +109,9 @@ def _card_texts(card: Card) -> list[tuple[str, str, str]]:
 
 
 def check_locale(card_set: CardSet, game: Game, locale: str, strict: bool = False,
-                 layout: bool = True) -> list[Finding]:
+                 layout: bool = True, localizer: Localizer | None = None) -> list[Finding]:
     """Every finding of one locale; the source locale gets the glyph and fitting checks only."""
-    localizer = localizer_for(card_set, game.name, locale)
+    localizer = localizer or localizer_for(card_set, game.name, locale)
     findings: list[Finding] = []
     translating = not localizer.is_source
     for pack in card_set.packs:
@@ -142,6 +142,3 @@ def check_locale(card_set: CardSet, game: Game, locale: str, strict: bool = Fals
         findings += faces.findings
     return findings
 
-
-def blocking(findings: list[Finding]) -> bool:
-    return any(f.severity is Severity.ERROR for f in findings)

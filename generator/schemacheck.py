@@ -116,11 +116,10 @@ def _finding_for(err: ValidationError, doc: YamlDocument, base: PathKey,
     if keyword in {"minItems", "maxItems", "minLength", "maxLength"}:
         return error("wrong-length", f"'{field}': {err.message}", doc.where(path), card)
     if keyword == "pattern":
+        slug = field in {"id", "pack", "game", "set_mark", "extends"}
+        hint = " (lowercase letters, digits and '-')" if slug else ""
         return error("bad-format",
-                     f"'{field}' is {instance!r}; it must match {err.validator_value} "
-                     "(lowercase letters, digits and '-')" if field in {"id", "pack", "game",
-                                                                         "set_mark", "extends"}
-                     else f"'{field}' is {instance!r}; it must match {err.validator_value}",
+                     f"'{field}' is {instance!r}; it must match {err.validator_value}{hint}",
                      doc.where(path), card)
     if keyword == "uniqueItems":
         return error("duplicate-item", f"'{field}' lists the same entry twice",
