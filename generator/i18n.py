@@ -14,9 +14,9 @@ from pathlib import Path
 import polib
 import yaml
 
-from generator.layout.template import TEMPLATES_ROOT
 from generator.localize import LABEL_CONTEXT, field_context, source_labels
 from generator.model import Pack
+from generator.resources import builtin_game_templates
 
 POT_NAME = "messages.pot"
 
@@ -32,7 +32,7 @@ class Message:
 def template_labels(game: str) -> list[tuple[str, str]]:
     """(label text, template name) for every ``label:`` element of the game's templates."""
     found: list[tuple[str, str]] = []
-    for path in sorted((TEMPLATES_ROOT / game).glob("*.yaml")):
+    for path in sorted(builtin_game_templates(game).glob("*.yaml")):
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
         for element in data.get("elements", []) if isinstance(data, dict) else []:
             if isinstance(element, dict) and "label" in element:

@@ -19,7 +19,6 @@ from generator.findings import Finding, error, warning
 from generator.fonts import missing_glyphs
 from generator.games.base import Game
 from generator.i18n import label_messages
-from generator.layout.template import TEMPLATES_ROOT
 from generator.localize import LABEL_CONTEXT, Localizer, field_context, load_catalog
 from generator.location import Location
 from generator.model import Card, CardSet
@@ -125,8 +124,7 @@ def check_locale(card_set: CardSet, game: Game, locale: str, strict: bool = Fals
                     findings += _message_findings(source, translated, where, card.id, locale,
                                                   what, strict, glossary)
                 findings += _glyph_findings(translated or source, where, card.id, locale, what)
-    labels_file = Location(str(TEMPLATES_ROOT.relative_to(TEMPLATES_ROOT.parent) / game.name
-                               / "labels.yaml"))
+    labels_file = Location(f"templates/{game.name}/labels.yaml")
     if translating:
         base_glossary = load_glossary(card_set.base.root, locale)
         for message in label_messages(game.name):

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import yaml
 
-from generator.layout.template import TEMPLATES_ROOT
 from generator.model import Card
+from generator.resources import builtin_template_file
 
 LABEL_CONTEXT = "label"
 
@@ -28,9 +28,7 @@ def field_context(card_id: str, field_name: str) -> str:
 @cache
 def source_labels(game: str) -> Mapping[str, str]:
     """Label key -> source-language text (``templates/<game>/labels.yaml``)."""
-    path = TEMPLATES_ROOT / game / "labels.yaml"
-    if not path.is_file():
-        return {}
+    path = builtin_template_file(game, "labels.yaml")
     data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     return {str(k): str(v) for k, v in data.items()}
 

@@ -11,12 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
 from types import MappingProxyType
 
 import yaml
 
-TEMPLATES_ROOT = Path(__file__).resolve().parents[2] / "templates"
+from generator.resources import builtin_game_templates, builtin_template_file
 
 
 class TemplateError(Exception):
@@ -59,7 +58,7 @@ def _element(raw: object, where: str) -> Element:
 
 @cache
 def load_template(game: str, name: str) -> Template:
-    path = TEMPLATES_ROOT / game / f"{name}.yaml"
+    path = builtin_game_templates(game) / f"{name}.yaml"
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
@@ -76,7 +75,7 @@ def load_template(game: str, name: str) -> Template:
 @cache
 def load_palette(game: str, variant: str = "normal") -> Mapping[str, str]:
     """Named colours of a game; the ``ink_saver`` variant overrides heavy full-bleed fills."""
-    path = TEMPLATES_ROOT / game / "palette.yaml"
+    path = builtin_template_file(game, "palette.yaml")
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     colors = dict(data.get("normal", {}))
     if variant != "normal":
