@@ -20,7 +20,9 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
 bench: $(STAMP)
+	$(BIN)/python bench/startup.py
 	$(BIN)/python bench/build_vs_reportlab.py
+	$(BIN)/python bench/scaling.py 1000 10000
 
 clean:
 	rm -rf $(VENV) output

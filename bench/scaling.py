@@ -1,74 +1,121 @@
-"""Benchmark: time and peak memory of validate + build as the card count grows (to 10,000).
+"""Budget 2: linear to 50,000 cards, and pnp's pipeline within 1.3x of ReportLab alone.
 
-Synthetic CWNB packs of N distinct ship cards (plus the base game's actions and orders, so the
-rules see a real deck) are validated and built; time per card and memory per card should stay
-flat if everything is linear. Run with ``.venv/bin/python bench/scaling.py``.
+For N distinct cards, an expansion of the CWNB base game is generated (N ships cycling through the
+base game's 55 ship profiles, each with its own id and name), so the set is legal and really
+builds. Two whole processes then run alternately:
+- ``pnp build cards/cwnb --with EXPANSION`` (en, A4, duplex: fronts, backs, duplex.pdf);
+- the replay of that very build's ReportLab calls (record_build.py, replay_reportlab.py), whose
+  PDFs must be byte-identical to pnp's: the floor draws exactly what pnp draws.
+The replay's time to unpickle its own dump is subtracted. Printed: seconds, ratio, time and
+peak memory per card. Run: ``.venv/bin/python bench/scaling.py [N ...] [--pairs P]``.
 """
 
 from __future__ import annotations
 
-import shutil
+import argparse
+import json
+import subprocess
 import sys
 import tempfile
-import time
-import tracemalloc
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+import yaml
 
-from generator.build import build  # noqa: E402
-from generator.impose import SheetOptions  # noqa: E402
-from generator.validate import validate  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-SHIP = """  - id: ship-{n}
-    kind: ship
-    name: Ship {n}
-    class: Test
-    type: DD
-    nation: US
-    points: 4
-    hits_to_sink: 3
-    guns: [5in]
-    missiles: [A]
+from harness import PNP, ROOT, BenchmarkFailed, alternate, exits_zero, run_measured
+
+BASE = ROOT / "cards" / "cwnb"
+BUDGET = 1.3
+EXPANSION = """\
+pack: scale-{n}
+game: cwnb
+name: Scaling test expansion ({n} ships)
+version: "1.0"
+source_locale: en
+locales: [en]
+set_mark: scale
+set_mark_label: S
+card_size: poker
+extends: cwnb
 """
 
 
-def make_pack(root: Path, ships: int) -> Path:
-    pack = root / f"pack{ships}"
+def make_expansion(root: Path, ships: int) -> Path:
+    """N distinct ships with the base game's profiles, so every rule of the set still holds."""
+    profiles = yaml.safe_load((BASE / "ships.yaml").read_text(encoding="utf-8"))["cards"]
+    pack = root / f"scale-{ships}"
     pack.mkdir()
-    for name in ("game.yaml", "actions.yaml", "player_orders.yaml"):
-        shutil.copy(ROOT / "cards" / "cwnb" / name, pack / name)
-    (pack / "ships.yaml").write_text("cards:\n" + "".join(SHIP.format(n=n)
-                                                         for n in range(ships)))
+    (pack / "game.yaml").write_text(EXPANSION.format(n=ships), encoding="utf-8")
+    cards = []
+    for n in range(ships):
+        card = dict(profiles[n % len(profiles)])
+        card["id"] = f"scale-{n}-{card['id']}"
+        card["name"] = f"{card['name']} {n}"
+        card["count"] = 1
+        cards.append(card)
+    (pack / "ships.yaml").write_text(yaml.safe_dump({"cards": cards}, allow_unicode=True,
+                                                    sort_keys=False), encoding="utf-8")
     return pack
 
 
-def measure(action) -> tuple[float, int]:
-    """Wall time of a plain run, then peak traced memory of a second run (tracing is slow)."""
-    start = time.perf_counter()
-    action()
-    elapsed = time.perf_counter() - start
-    tracemalloc.start()
-    action()
-    _, peak = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
-    return elapsed, peak
+def measure(ships: int, pairs: int, scratch: Path) -> dict[str, float]:
+    expansion = make_expansion(scratch, ships)
+    out = scratch / f"out-{ships}"
+    built = out / f"cwnb+scale-{ships}" / "en" / "a4"
+    replayed = scratch / f"replay-{ships}"
+    dump = scratch / f"build-{ships}.dump"
+    build_argv = [str(BASE), "--with", str(expansion), "--out", str(out)]
+    run_measured([sys.executable, str(ROOT / "bench" / "record_build.py"), str(dump),
+                  *build_argv], check=exits_zero)
+    unpickling: list[float] = []
+
+    def pnp_built(completed: subprocess.CompletedProcess[bytes]) -> None:
+        exits_zero(completed)
+        manifest = json.loads((built / "manifest.json").read_text())
+        placed = sum(len(p["cards"]) for p in manifest["pages"] if p["side"] == "front")
+        if placed != ships + 178:
+            raise BenchmarkFailed(f"pnp placed {placed} copies, not {ships + 178}")
+
+    def replay_built(completed: subprocess.CompletedProcess[bytes]) -> None:
+        exits_zero(completed)
+        unpickling.append(float(completed.stdout.split()[-1]))
+        for name in ("fronts.pdf", "backs.pdf", "duplex.pdf"):
+            if (replayed / name).read_bytes() != (built / name).read_bytes():
+                raise BenchmarkFailed(f"the replay's {name} differs from pnp's")
+
+    runs = alternate({
+        "pnp": ([*PNP, "build", *build_argv], pnp_built),
+        "replay": ([sys.executable, str(ROOT / "bench" / "replay_reportlab.py"), str(dump),
+                    str(replayed)], replay_built),
+    }, pairs)
+    pnp, replay = runs["pnp"], runs["replay"]
+    net = [seconds - unpickled for seconds, unpickled in
+           zip(replay.seconds, unpickling[-len(replay.seconds):], strict=True)]
+    ratios = sorted(a / b for a, b in zip(pnp.seconds, net, strict=True))
+    copies = ships + 178
+    return {"ships": ships, "copies": copies, "pnp": pnp.median,
+            "replay": sorted(net)[len(net) // 2], "ratio": ratios[len(ratios) // 2],
+            "ms_per_card": pnp.median / copies * 1000, "peak": pnp.median_mib,
+            "kib_per_card": pnp.median_mib * 1024 / copies, "replay_peak": replay.median_mib}
 
 
 def main() -> None:
-    print(f"{'ships':>7} {'validate s':>11} {'build s':>9} {'ms/card':>8} {'peak MiB':>9} "
-          f"{'KiB/card':>9}")
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("sizes", nargs="*", type=int, default=[1000, 10000])
+    parser.add_argument("--pairs", type=int, default=3)
+    args = parser.parse_args()
+    print(f"whole processes, {args.pairs} alternated pairs per size; replay net of unpickling")
+    print(f"{'ships':>7} {'copies':>7} {'pnp s':>8} {'replay s':>9} {'ratio':>6} "
+          f"{'ms/card':>8} {'peak MiB':>9} {'KiB/card':>9} {'replay MiB':>11}")
     with tempfile.TemporaryDirectory() as scratch:
-        root = Path(scratch)
-        for ships in (1000, 3000, 10000):
-            pack = make_pack(root, ships)
-            check, _ = measure(lambda p=pack: validate(p))
-            made, peak = measure(lambda p=pack: build(p, (), "en", SheetOptions(duplex="none"),
-                                                      root / "out"))
-            cards = ships + 123
-            print(f"{ships:>7} {check:>11.2f} {made:>9.2f} {made / cards * 1000:>8.2f} "
-                  f"{peak / 2**20:>9.1f} {peak / cards / 1024:>9.1f}")
+        for ships in args.sizes:
+            row = measure(ships, args.pairs, Path(scratch))
+            verdict = "OK" if row["ratio"] <= BUDGET else f"over {BUDGET}x"
+            print(f"{row['ships']:>7} {row['copies']:>7} {row['pnp']:>8.2f} "
+                  f"{row['replay']:>9.2f} {row['ratio']:>6.2f} {row['ms_per_card']:>8.3f} "
+                  f"{row['peak']:>9.1f} {row['kib_per_card']:>9.1f} "
+                  f"{row['replay_peak']:>11.1f}  {verdict}", flush=True)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,109 @@
+"""Whole-process timing: run commands alternately, check each run did its work, print medians.
+
+In-process timings flatter a program: its imports are paid once and its caches stay warm. Users
+start ``pnp`` as a fresh process every time, so every benchmark here times whole processes. The
+commands of a comparison run in alternation (A, B, A, B ...) so that a noisy neighbour on a
+shared machine slows both sides alike, and each run is checked (pages really written, cards
+really validated) before its time counts: a benchmark that times a failed run times nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+PNP = [str(BIN / "pnp")] if (BIN / "pnp").exists() else [sys.executable, "-m", "generator"]
+
+Check = Callable[[subprocess.CompletedProcess[bytes]], None]
+
+
+class BenchmarkFailed(SystemExit):
+    """A run did not produce what the benchmark claims to time."""
+
+
+@dataclass(slots=True)
+class Runs:
+    """Wall seconds and peak resident memory (MiB) of every run of one command."""
+
+    name: str
+    seconds: list[float] = field(default_factory=list)
+    peak_mib: list[float] = field(default_factory=list)
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.seconds)
+
+    @property
+    def median_mib(self) -> float:
+        return statistics.median(self.peak_mib)
+
+
+def run_measured(argv: Sequence[str], cwd: Path = ROOT, check: Check | None = None,
+                 env: dict[str, str] | None = None) -> tuple[float, float]:
+    """Run ``argv`` as a fresh process; return (wall seconds, the child's own peak resident
+    memory in MiB from ``os.wait4``), after ``check`` accepted what it did."""
+    out_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"bench-{os.getpid()}.out"
+    err_path = out_path.with_suffix(".err")
+    with out_path.open("wb") as out, err_path.open("wb") as err:
+        start = time.perf_counter()
+        process = subprocess.Popen(list(argv), cwd=cwd, stdout=out, stderr=err,
+                                   env={**os.environ, **(env or {})})
+        _, status, usage = os.wait4(process.pid, 0)
+        elapsed = time.perf_counter() - start
+    process.returncode = os.waitstatus_to_exitcode(status)
+    completed = subprocess.CompletedProcess(list(argv), process.returncode,
+                                            out_path.read_bytes(), err_path.read_bytes())
+    out_path.unlink(missing_ok=True)
+    err_path.unlink(missing_ok=True)
+    if check is not None:
+        check(completed)
+    return elapsed, usage.ru_maxrss / 1024.0
+
+
+def exits_zero(completed: subprocess.CompletedProcess[bytes]) -> None:
+    if completed.returncode != 0:
+        raise BenchmarkFailed(f"{' '.join(completed.args)} exited {completed.returncode}:\n"
+                              + completed.stderr.decode(errors="replace")[-2000:])
+
+
+def alternate(commands: dict[str, tuple[Sequence[str], Check | None]], pairs: int,
+              warmup: int = 1) -> dict[str, Runs]:
+    """Run every command ``pairs`` times, interleaved, after ``warmup`` untimed rounds (which
+    fill the OS file cache for all sides alike)."""
+    runs = {name: Runs(name) for name in commands}
+    for round_number in range(warmup + pairs):
+        for name, (argv, check) in commands.items():
+            seconds, mib = run_measured(argv, check=check)
+            if round_number >= warmup:
+                runs[name].seconds.append(seconds)
+                runs[name].peak_mib.append(mib)
+    return runs
+
+
+def paired_ratio(numerator: Runs, denominator: Runs) -> float:
+    """Median of the per-round ratios: each pair ran back to back under the same load."""
+    return statistics.median(a / b for a, b in zip(numerator.seconds, denominator.seconds,
+                                                   strict=True))
+
+
+def report(runs: dict[str, Runs]) -> None:
+    width = max(len(name) for name in runs)
+    for item in runs.values():
+        spread = f"{min(item.seconds) * 1000:.0f}-{max(item.seconds) * 1000:.0f}"
+        print(f"  {item.name:<{width}}  median {item.median * 1000:8.1f} ms  "
+              f"(range {spread} ms, n={len(item.seconds)})  peak {item.median_mib:7.1f} MiB")
+
+
+def pdf_pages(path: Path) -> int:
+    """Pages of a PDF, read with pypdf (a test dependency) so that a truncated file fails."""
+    from pypdf import PdfReader
+
+    return len(PdfReader(str(path)).pages)

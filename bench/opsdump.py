@@ -1,0 +1,123 @@
+"""Record the ReportLab calls a pnp build makes, and replay them with ReportLab alone.
+
+Budget 2 of DESIGN.md compares pnp's whole build with "ReportLab alone making pnp's own drawing
+calls for the same pages". The fairest such floor is pnp's calls themselves: a build runs once
+with its canvases swapped for recorders, every call (and every object a call returns, such as a
+text or path object) goes to a dump file, and the replay makes exactly those calls on real
+ReportLab canvases. What pnp spends above the replay is its own pipeline: loading, schemas,
+rules, localization, layout, imposition, and how it drives ReportLab.
+"""
+
+from __future__ import annotations
+
+import pickle
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any, NamedTuple
+
+CHUNK = 50_000  # calls per pickle frame: the dump streams, so memory stays flat
+#: calls that consume the object they are given; the replay forgets it afterwards
+CONSUMERS = frozenset({"drawText", "drawPath", "clipPath"})
+
+
+class Ref(NamedTuple):
+    """An object returned by an earlier call (a canvas, text object, path...)."""
+
+    ident: int
+
+
+Call = tuple[int | None, str, tuple[Any, ...], dict[str, Any], int]
+
+
+class Recording:
+    """The dump being written: a header (fonts, ReportLab settings), then frames of calls."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self.stream = stream
+        self.buffer: list[Call] = []
+        self.last_id = 0
+
+    def new_id(self) -> int:
+        self.last_id += 1
+        return self.last_id
+
+    def log(self, call: Call) -> None:
+        self.buffer.append(call)
+        if len(self.buffer) >= CHUNK:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.buffer:
+            pickle.dump(self.buffer, self.stream, protocol=pickle.HIGHEST_PROTOCOL)
+            self.buffer = []
+
+
+class Recorder:
+    """Stands in for any ReportLab object: every method call is logged, never executed."""
+
+    __slots__ = ("_ident", "_recording")
+
+    def __init__(self, recording: Recording, ident: int) -> None:
+        self._recording = recording
+        self._ident = ident
+
+    def __getattr__(self, name: str):
+        recording, ident = self._recording, self._ident
+
+        def call(*args: Any, **kwargs: Any) -> Recorder:
+            plain = tuple(Ref(a._ident) if isinstance(a, Recorder) else a for a in args)
+            result = Recorder(recording, recording.new_id())
+            recording.log((ident, name, plain, kwargs, result._ident))
+            return result
+
+        return call
+
+
+def canvas_factory(recording: Recording):
+    """A drop-in for ``reportlab.pdfgen.canvas.Canvas`` that records instead of drawing."""
+
+    def make(*args: Any, **kwargs: Any) -> Recorder:
+        canvas = Recorder(recording, recording.new_id())
+        recording.log((None, "Canvas", args, kwargs, canvas._ident))
+        return canvas
+
+    return make
+
+
+def read_frames(stream: IO[bytes]) -> Iterator[list[Call]]:
+    while True:
+        try:
+            yield pickle.load(stream)
+        except EOFError:
+            return
+
+
+def replay(stream: IO[bytes], out_dir: Path) -> tuple[int, float]:
+    """Make every recorded call on real ReportLab objects; output files keep their names and
+    land in ``out_dir``. Returns the number of calls and the seconds spent unpickling them."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    objects: dict[int, Any] = {}
+    calls = 0
+    unpickling = 0.0
+    frames = read_frames(stream)
+    while True:
+        start = time.perf_counter()
+        frame = next(frames, None)
+        unpickling += time.perf_counter() - start
+        if frame is None:
+            return calls, unpickling
+        for target, name, args, kwargs, result in frame:
+            real = tuple(objects[a.ident] if type(a) is Ref else a for a in args)
+            if target is None:
+                value = Canvas(str(out_dir / Path(real[0]).name), *real[1:], **kwargs)
+            else:
+                value = getattr(objects[target], name)(*real, **kwargs)
+            if value is not None:
+                objects[result] = value
+            if name in CONSUMERS:
+                for a in args:
+                    if type(a) is Ref:
+                        objects.pop(a.ident, None)
+            calls += 1

@@ -1,0 +1,50 @@
+"""Record the ReportLab calls of one ``pnp build`` into a dump (see opsdump.py).
+
+Usage: ``python bench/record_build.py DUMP PACK [--with EXP] [pnp build options...]``. The build
+runs in this process with its canvases replaced by recorders, so it writes no PDF; the dump's
+header names the fonts the build registered, which the replay registers the same way.
+"""
+
+from __future__ import annotations
+
+import pickle
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import opsdump
+
+
+def main(dump: Path, build_args: list[str]) -> None:
+    from reportlab import rl_config
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfgen.canvas import Canvas
+
+    import generator.build  # noqa: F401  (loads the render modules to patch)
+
+    with dump.open("wb") as stream:
+        recording = opsdump.Recording(stream)
+        factory = opsdump.canvas_factory(recording)
+        for name, module in list(sys.modules.items()):
+            if name.startswith("generator") and getattr(module, "Canvas", None) is Canvas:
+                module.Canvas = factory
+        from generator.cli import cli
+
+        try:
+            cli.main(["build", *build_args], standalone_mode=False)
+        finally:
+            recording.flush()
+    fonts = []
+    for font_name in pdfmetrics.getRegisteredFontNames():
+        font = pdfmetrics.getFont(font_name)
+        path = getattr(getattr(font, "face", None), "filename", None)
+        if path:
+            fonts.append((font_name, path))
+    header = {"fonts": fonts, "useA85": rl_config.useA85, "calls": recording.last_id}
+    dump.with_suffix(".header").write_bytes(pickle.dumps(header))
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]), sys.argv[2:])
