@@ -18,6 +18,7 @@ from generator.impose import Imposition, Page, SheetOptions, Slot, impose
 from generator.localecheck import check_locale, localizer_for
 from generator.model import CardSet
 from generator.outdir import atomic_folder
+from generator.progress import Progress
 from generator.render import SheetRenderer
 from generator.validate import validate
 
@@ -79,15 +80,20 @@ def manifest_document(imposition: Imposition, options: SheetOptions, pack: str, 
 
 
 def _write_pdf(path: Path, pages: list[Page], options: SheetOptions, title: str,
-               faces: CardFaces) -> None:
+               faces: CardFaces, progress: Progress) -> None:
     renderer = SheetRenderer(path, options.paper_size, title, faces.layouts, options.bleed_mm)
     for page in pages:
         renderer.add_page(page)
+        progress.advance()
     renderer.save()
 
 
 def build(pack: Path, expansions: tuple[Path, ...], locale: str | None, options: SheetOptions,
-          out_root: Path, ink_saver: bool = False, strict: bool = False) -> BuildResult:
+          out_root: Path, ink_saver: bool = False, strict: bool = False,
+          progress: Progress | None = None) -> BuildResult:
+    """Validate, then write the sheets; ``progress`` (off by default) counts cards laid out
+    and pages drawn."""
+    progress = progress or Progress("", 0, enabled=False)
     checked = validate(pack, expansions)
     result = BuildResult(out_dir=None, findings=list(checked.findings))
     if checked.card_set is None or checked.game is None or has_errors(checked.findings):
@@ -105,7 +111,10 @@ def build(pack: Path, expansions: tuple[Path, ...], locale: str | None, options:
                                         localizer=localizer))
     if has_errors(result.findings):
         return result
-    faces = lay_out_cards(card_set, game, localizer, options.bleed_mm, ink_saver)
+    progress.extend(len(card_set.cards))
+    progress.relabel("laying out cards")
+    faces = lay_out_cards(card_set, game, localizer, options.bleed_mm, ink_saver,
+                          on_card=progress.advance)
     result.findings.extend(faces.findings)
     if has_errors(faces.findings):
         return result
@@ -115,17 +124,19 @@ def build(pack: Path, expansions: tuple[Path, ...], locale: str | None, options:
     name = "+".join(p.manifest.pack for p in card_set.packs)
     target = out_root / name / locale / options.paper
     title = f"{manifest.name} ({locale}, {options.paper})"
+    progress.extend(len(imposition.fronts) * (1 if options.duplex == "none" else 4))
+    progress.relabel("drawing pages")
     try:
         with atomic_folder(target) as scratch:
             _write_pdf(scratch / "fronts.pdf", imposition.fronts, options,
-                       f"{title}: fronts", faces)
+                       f"{title}: fronts", faces, progress)
             if options.duplex != "none":
                 _write_pdf(scratch / "backs.pdf", imposition.backs, options,
-                           f"{title}: backs", faces)
+                           f"{title}: backs", faces, progress)
                 interleaved = [page for pair in zip(imposition.fronts, imposition.backs,
                                                      strict=True) for page in pair]
                 _write_pdf(scratch / "duplex.pdf", interleaved, options,
-                           f"{title}: duplex", faces)
+                           f"{title}: duplex", faces, progress)
             document = manifest_document(imposition, options, name, locale, faces)
             (scratch / "manifest.json").write_text(
                 json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -6,6 +6,7 @@ faces are keyed by template and card, so the renderer can place one PDF form per
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from generator.findings import Finding, error, warning
@@ -45,8 +46,10 @@ def _report(layout: FaceLayout, card: Card, localizer: Localizer, side: str,
 
 
 def lay_out_cards(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm: float,
-                  ink_saver: bool = False) -> CardFaces:
-    """Lay out the front and back of every card of ``card_set`` in ``localizer``'s locale."""
+                  ink_saver: bool = False,
+                  on_card: Callable[[], None] | None = None) -> CardFaces:
+    """Lay out the front and back of every card of ``card_set`` in ``localizer``'s locale;
+    ``on_card`` is called after each card (a progress bar counts them)."""
     assert game.faces is not None
     palette = load_palette(game.name, "ink_saver" if ink_saver else "normal")
     widgets = {"set_mark": set_mark_widget, **game.faces.widgets}
@@ -71,4 +74,6 @@ def lay_out_cards(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm:
             layout = layout_face(template, values, ctx)
             result.layouts[key] = layout
             _report(layout, card, localizer, side, result.findings)
+        if on_card is not None:
+            on_card()
     return result

@@ -114,23 +114,31 @@ def _deck_findings(decks: tuple[Path, ...], pack: Path, result) -> list:
               help="grey hairlines along every card edge on front pages")
 @click.option("--ink-saver", is_flag=True, help="white instead of full-bleed backgrounds")
 @click.option("--strict", is_flag=True, help="refuse to print a missing translation")
+@click.option("--quiet", "-q", is_flag=True,
+              help="print errors only: no progress bar, no warnings, no summary line")
 def build_command(pack: Path, expansions: tuple[Path, ...], locale: str | None, paper: str,
                   duplex: str, back_offset: str, out_root: Path, bleed_mm: float,
-                  margin_mm: float, cut_lines: bool, ink_saver: bool, strict: bool) -> None:
+                  margin_mm: float, cut_lines: bool, ink_saver: bool, strict: bool,
+                  quiet: bool) -> None:
     """Build print-ready PDF sheets (fronts, backs, duplex) and a layout manifest."""
     from generator.build import build
+    from generator.findings import Severity
     from generator.impose import SheetOptions
+    from generator.progress import Progress
 
     options = SheetOptions(paper=paper, duplex=duplex, margin_mm=margin_mm, bleed_mm=bleed_mm,
                            back_offset_mm=_offset(back_offset), cut_lines=cut_lines)
-    result = build(pack, expansions, locale, options, out_root, ink_saver=ink_saver,
-                   strict=strict)
-    if result.findings:
-        click.echo(render_text(result.findings), err=True)
+    with Progress("building", 0, enabled=not quiet) as progress:
+        result = build(pack, expansions, locale, options, out_root, ink_saver=ink_saver,
+                       strict=strict, progress=progress)
+    shown = [f for f in result.findings if not quiet or f.severity is Severity.ERROR]
+    if shown:
+        click.echo(render_text(shown), err=True)
     if result.out_dir is None:
         click.echo("pnp: build stopped: fix the errors above first", err=True)
         sys.exit(EXIT_FINDINGS)
-    click.echo(f"wrote {display_path(result.out_dir)}/ ({result.pages} pages)")
+    if not quiet:
+        click.echo(f"wrote {display_path(result.out_dir)}/ ({result.pages} pages)")
 
 
 @cli.command("calibrate")
