@@ -161,6 +161,42 @@ def calibrate_command(paper: str, duplex: str, out_root: Path) -> None:
                "light and pass the numbers as --back-offset DX,DY")
 
 
+@cli.command("preview")
+@PACK_ARG
+@WITH_OPT
+@click.option("--locale", "locales", multiple=True,
+              help="a language to show; several stand side by side (default: the source)")
+@click.option("--out", "out_root", type=click.Path(path_type=Path), default=Path("output"),
+              show_default=True)
+def preview_command(pack: Path, expansions: tuple[Path, ...], locales: tuple[str, ...],
+                    out_root: Path) -> None:
+    """Write a proof page: every card's faces as printed, with its findings pinned on."""
+    from generator.proof.preview import write_preview
+
+    result = write_preview(pack, expansions, locales, out_root)
+    findings = result.proof.findings
+    if findings:
+        click.echo(render_text(findings), err=True)
+    click.echo(f"wrote {display_path(result.page)} ({len(result.proof.pictures)} pictures, "
+               f"{result.rendered} rendered)")
+    sys.exit(EXIT_FINDINGS if has_errors(findings) else EXIT_CLEAN)
+
+
+@cli.command("watch")
+@PACK_ARG
+@WITH_OPT
+@click.option("--locale", "locales", multiple=True,
+              help="a language to show; several stand side by side (default: the source)")
+@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
+              help="port on 127.0.0.1 (0: any free port)")
+def watch_command(pack: Path, expansions: tuple[Path, ...], locales: tuple[str, ...],
+                  port: int) -> None:
+    """Serve the proof page on localhost and rebuild it on every save (Ctrl-C stops)."""
+    from generator.proof.watch import run_watch
+
+    run_watch(pack, expansions, locales, port, click.echo)
+
+
 @cli.group("i18n")
 def i18n_group() -> None:
     """Translation catalogs (gettext PO files in PACK/locales/)."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from generator.layout.ops import Line, Op, Rect, Text
 from generator.layout.template import Element, Template, TemplateError
@@ -23,13 +23,18 @@ ASCENT = 0.74  # cap-height-ish share of the font size above the baseline (PT Sa
 
 @dataclass(frozen=True, slots=True)
 class TextProblem:
-    """A text that did not fit, or named an icon nobody draws."""
+    """A text that did not fit, or named an icon nobody draws.
+
+    ``box`` is where the text was meant to go (x, y, width, height in card mm, the template
+    element's box; a widget's whole box when the widget did not say), so that a proof can outline
+    the overflow on the card's picture; ``overflow_mm`` is how far the text runs past it."""
 
     field: str
     overflow_mm: float
     size_pt: float
     kind: str = "overflow"  # overflow | unknown-icon
     detail: str = ""
+    box: Box | None = None
 
 
 @dataclass(slots=True)
@@ -151,13 +156,15 @@ def _text_element(element: Element, values: Mapping[str, object], ctx: FaceConte
     field_name = str(element.get("field") or (single.group(1) if single else
                                                element.get("label", "text")))
     if not fitted.fits:
-        layout.problems.append(TextProblem(field_name, fitted.overflow_mm, fitted.size_pt))
+        layout.problems.append(TextProblem(field_name, fitted.overflow_mm, fitted.size_pt,
+                                           box=element.box))
     color = ctx.color(element.get("color", "ink")) or "#000000"
     ops, unknown = text_ops(fitted, element.box, str(element.get("align", "left")),
                             str(element.get("valign", "top")), font, color, ctx.icons)
     layout.ops.extend(ops)
     for name in unknown:
-        layout.problems.append(TextProblem(field_name, 0.0, fitted.size_pt, "unknown-icon", name))
+        layout.problems.append(TextProblem(field_name, 0.0, fitted.size_pt, "unknown-icon", name,
+                                           box=element.box))
 
 
 _SIDES = ("top", "right", "bottom", "left")
@@ -209,6 +216,10 @@ def layout_face(template: Template, values: Mapping[str, object], ctx: FaceConte
                 raise TemplateError(f"template {template.name}: unknown widget '{name}'")
             options = element.get("options", {}) or {}
             layout.ops.extend(widget(values, element.box, options, ctx))
+            # a widget's text problems without a place of their own are placed on the widget
+            layout.problems.extend(p if p.box is not None else replace(p, box=element.box)
+                                   for p in ctx.problems)
+            ctx.problems.clear()
     layout.problems.extend(ctx.problems)
     ctx.problems.clear()
     return layout

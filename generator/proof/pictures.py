@@ -1,0 +1,137 @@
+"""Card pictures for the proof: each face printed as a lone PDF page, rendered to PNG by pdfium.
+
+A picture is named after a hash of everything that decides its pixels (the face's drawing
+operations, its size, the bleed, the resolution, and the contents of files the operations
+reference), so an unchanged face is never rendered twice: a rebuild after editing one card
+renders that card's faces only, and the names double as cache keys in the browser.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import io
+import os
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Protocol
+
+from generator.cardpdf import write_card_pdf
+from generator.layout.engine import FaceLayout
+
+DPI = 150  # sharp on a high-density laptop screen at the page's default card width
+#: bump when the rendering itself changes, so that cached pictures are not reused
+RENDER_VERSION = 1
+
+
+class PictureStore(Protocol):
+    """Where rendered pictures go: a folder for ``pnp preview``, memory for ``pnp watch``."""
+
+    def has(self, name: str) -> bool: ...
+
+    def put(self, name: str, data: bytes) -> None: ...
+
+
+class MemoryStore:
+    def __init__(self) -> None:
+        self.pictures: dict[str, bytes] = {}
+
+    def has(self, name: str) -> bool:
+        return name in self.pictures
+
+    def put(self, name: str, data: bytes) -> None:
+        self.pictures[name] = data
+
+    def keep_only(self, names: set[str]) -> None:
+        for name in set(self.pictures) - names:
+            del self.pictures[name]
+
+
+class FolderStore:
+    """Pictures as files; each is written to a temporary name and renamed into place, so a
+    reader (a browser, an interrupted run) never sees half a PNG."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def has(self, name: str) -> bool:
+        return (self.folder / name).is_file()
+
+    def put(self, name: str, data: bytes) -> None:
+        write_atomic(self.folder / name, data)
+
+    def keep_only(self, names: set[str]) -> None:
+        for path in self.folder.glob("*.png"):
+            if path.name not in names:
+                path.unlink(missing_ok=True)
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(data)
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _file_signatures(face: FaceLayout) -> list[tuple[str, int, int]]:
+    """Size and modification time of files the operations draw (raster or SVG art), so that
+    replacing an art file under the same name re-renders the faces that show it."""
+    signatures = []
+    for op in face.ops:
+        for item in dataclasses.fields(op):
+            value = getattr(op, item.name)
+            if isinstance(value, Path):
+                try:
+                    stat = value.stat()
+                except OSError:
+                    signatures.append((str(value), -1, -1))
+                else:
+                    signatures.append((str(value), stat.st_size, stat.st_mtime_ns))
+    return signatures
+
+
+def picture_name(face: FaceLayout, bleed_mm: float) -> str:
+    key = repr((RENDER_VERSION, DPI, bleed_mm, face.width_mm, face.height_mm, face.ops,
+                _file_signatures(face)))
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:20] + ".png"
+
+
+def picture_size_px(width_mm: float, height_mm: float, bleed_mm: float) -> tuple[int, int]:
+    """The pixel size pdfium gives a face's page (trim plus bleed) at :data:`DPI`."""
+    return (round((width_mm + 2 * bleed_mm) / 25.4 * DPI),
+            round((height_mm + 2 * bleed_mm) / 25.4 * DPI))
+
+
+def render_pictures(faces: Mapping[str, FaceLayout], bleed_mm: float,
+                    store: PictureStore) -> int:
+    """Render the faces ``store`` does not hold yet; returns how many were rendered.
+
+    The new faces go into one temporary PDF of lone card pages (the same pages ``pnp export``
+    writes), which pdfium then renders page by page."""
+    import pypdfium2
+
+    missing = [(name, faces[name]) for name in sorted(faces) if not store.has(name)]
+    if not missing:
+        return 0
+    with tempfile.TemporaryDirectory(prefix="pnp-proof-") as scratch:
+        pdf_path = Path(scratch) / "faces.pdf"
+        write_card_pdf(pdf_path, [face for _, face in missing], bleed_mm, title="pnp proof")
+        document = pypdfium2.PdfDocument(pdf_path)
+        try:
+            for index, (name, _) in enumerate(missing):
+                page = document[index]
+                image = page.render(scale=DPI / 72).to_pil()
+                page.close()
+                buffer = io.BytesIO()
+                image.save(buffer, "PNG", compress_level=3)
+                store.put(name, buffer.getvalue())
+        finally:
+            document.close()
+    return len(missing)

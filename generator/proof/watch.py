@@ -1,0 +1,289 @@
+"""``pnp watch``: serve the proof on the loopback interface and rebuild it on every save.
+
+A rebuild runs the whole checking pipeline again (rules look at the whole set, so one edited
+card can change another card's findings), but renders only the faces whose drawing changed:
+pictures are named by a hash of their drawing operations and kept in memory, so a face that
+looks the same is never rendered twice. The open page listens on a Server-Sent Events stream
+and reloads itself when the page's version changes; a rebuild that fails (a broken YAML file,
+a rule error, a pack folder half-way through a save) shows its findings or its error on the
+page, and the server goes on watching.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from generator.errors import UsageError
+from generator.layout.template import TEMPLATES_ROOT
+from generator.pack import display_path
+from generator.proof.collect import BLEED_MM, Proof, collect
+from generator.proof.page import PICTURES, page_version, render_page
+from generator.proof.pictures import MemoryStore, render_pictures
+
+HOST = "127.0.0.1"  # loopback only: the proof shows unpublished cards to nobody else
+DEFAULT_PORT = 8765
+KEEPALIVE_S = 15.0
+#: caches of pure computations (fonts, text fitting); every other cache of the package may hold
+#: a file's contents (templates, palettes, labels, glossaries) and is emptied before a rebuild
+_PURE_CACHES = frozenset({"generator.fonts", "generator.layout.textfit", "generator.render"})
+#: folders that never hold pack sources: build output, version control, editors' scratch
+_IGNORED_DIRS = frozenset({"output", "schemas", "__pycache__", "node_modules"})
+_SCRATCH_SUFFIXES = ("~", ".swp", ".swx", ".tmp", ".bak", ".pyc")
+
+
+def forget_file_caches() -> None:
+    """Empty every ``functools`` cache of the package that may hold what a file said."""
+    seen: set[int] = set()
+    for name, module in list(sys.modules.items()):
+        if not name.startswith("generator.") or module is None:
+            continue
+        for value in list(vars(module).values()):
+            clear = getattr(value, "cache_clear", None)
+            if (clear is None or id(value) in seen
+                    or getattr(value, "__module__", "") in _PURE_CACHES):
+                continue
+            seen.add(id(value))
+            clear()
+
+
+@dataclass(frozen=True, slots=True)
+class Rebuild:
+    seconds: float
+    rendered: int
+    cards: int
+    errors: int
+    warnings: int
+    failure: str | None = None
+
+
+class ProofState:
+    """The current page and pictures, shared by the watching thread and the server's threads."""
+
+    def __init__(self, pack: Path, expansions: Sequence[Path], locales: Sequence[str]) -> None:
+        self.pack, self.expansions, self.locales = pack, tuple(expansions), tuple(locales)
+        self.store = MemoryStore()
+        self.changed = threading.Condition()
+        self.html = b""
+        self.version = ""
+        self.building = False
+        self.stopping = False
+        self._previous: set[str] = set()
+
+    def _publish(self, **state: object) -> None:
+        with self.changed:
+            for name, value in state.items():
+                setattr(self, name, value)
+            self.changed.notify_all()
+
+    def rebuild(self, usage_errors_raise: bool = False) -> Rebuild:
+        """Build the page again; failures end up on the page, except that the first build
+        raises UsageError for a wrong command line (no such pack, no such locale)."""
+        start = time.perf_counter()
+        self._publish(building=True)
+        failure = None
+        forget_file_caches()
+        try:
+            proof = collect(self.pack, self.expansions, self.locales)
+            rendered = render_pictures(proof.pictures, proof.bleed_mm, self.store)
+            html = render_page(proof, live=True)
+        except UsageError as exc:
+            if usage_errors_raise:
+                raise
+            failure = f"pnp: error: {exc}"
+        except Exception as exc:  # a rebuild must never stop the server a designer is using
+            if os.environ.get("PNP_DEBUG"):
+                raise
+            failure = f"pnp: internal error: {type(exc).__name__}: {exc}"
+        if failure is not None:
+            proof = Proof(title=self.pack.name, pack=self.pack.name, locales=self.locales,
+                          bleed_mm=BLEED_MM)
+            rendered = 0
+            html = render_page(proof, live=True, notice=failure)
+        current = set(proof.pictures)
+        # the previous page's pictures stay until the next rebuild: a browser may still be
+        # fetching them when the new page is published
+        self.store.keep_only(current | self._previous)
+        self._previous = current
+        self._publish(html=html.encode("utf-8"), version=page_version(html), building=False)
+        findings = proof.findings
+        errors = sum(1 for f in findings if f.severity == "error")
+        return Rebuild(time.perf_counter() - start, rendered, len(proof.cards), errors,
+                       len(findings) - errors, failure)
+
+    def stop(self) -> None:
+        self._publish(stopping=True)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: _Server
+    protocol_version = "HTTP/1.0"  # one request per connection; the event stream ends by close
+
+    def log_message(self, format: str, *args: object) -> None:
+        """Requests are not logged: the terminal is for rebuilds and findings."""
+
+    def _send(self, status: int, kind: str, data: bytes, cache: str = "no-store") -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Cache-Control", cache)
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(data)
+
+    def do_HEAD(self) -> None:
+        self.do_GET()
+
+    def do_GET(self) -> None:
+        state = self.server.state
+        path = unquote(urlsplit(self.path).path)
+        try:
+            if path in ("/", "/index.html"):
+                with state.changed:
+                    html = state.html
+                self._send(200, "text/html; charset=utf-8", html)
+            elif path.startswith(f"/{PICTURES}/"):
+                data = state.store.pictures.get(path[len(PICTURES) + 2:])
+                if data is None:
+                    self._send(404, "text/plain; charset=utf-8", b"no such picture\n")
+                else:  # named by content: a name never changes what it shows
+                    self._send(200, "image/png", data, "max-age=31536000, immutable")
+            elif path == "/__pnp/events":
+                self._events(state)
+            else:
+                self._send(404, "text/plain; charset=utf-8", b"not found\n")
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the browser went away (a reload, a closed tab)
+
+    def _events(self, state: ProofState) -> None:
+        """Server-Sent Events: ``building`` when a rebuild starts, ``version`` when it ends."""
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(b"retry: 1000\n\n")
+        sent: tuple[str, bool] | None = None
+        while True:
+            with state.changed:
+                if (state.version, state.building) == sent and not state.stopping:
+                    state.changed.wait(KEEPALIVE_S)
+                if state.stopping:
+                    return
+                now = (state.version, state.building)
+            if now == sent:
+                self.wfile.write(b": still watching\n\n")
+            elif now[1]:
+                self.wfile.write(b"event: building\ndata: \n\n")
+            else:
+                self.wfile.write(f"event: version\ndata: {now[0]}\n\n".encode())
+            self.wfile.flush()
+            sent = now
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True  # an open event stream must not keep the process alive on Ctrl-C
+
+    def __init__(self, port: int, state: ProofState) -> None:
+        self.state = state
+        super().__init__((HOST, port), _Handler)
+
+
+def open_server(port: int, state: ProofState) -> _Server:
+    try:
+        return _Server(port, state)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            raise UsageError(f"port {port} on {HOST} is busy (another pnp watch?); "
+                             "choose another with --port") from None
+        raise UsageError(f"cannot listen on {HOST}:{port}: {exc.strerror or exc}") from None
+
+
+def watched_folders(pack: Path, expansions: Sequence[Path]) -> list[Path]:
+    """The pack folders (card files, game.yaml, catalogs, and a data game's templates, art,
+    icons and fonts) and the built-in games' templates."""
+    folders = [Path(p).resolve() for p in (pack, *expansions)]
+    if TEMPLATES_ROOT.is_dir():
+        folders.append(TEMPLATES_ROOT.resolve())
+    return list(dict.fromkeys(folders))
+
+
+class _SourceFilter:
+    """Changes worth a rebuild: files inside the watched folders, except in hidden folders,
+    build output and caches, and editors' swap and backup files. Judged on the path below the
+    watched folder, so a pack that itself lives under a folder called ``output`` still works."""
+
+    def __init__(self, roots: Sequence[Path]) -> None:
+        self.roots = [str(root) for root in roots]
+
+    def __call__(self, change: object, path: str) -> bool:
+        for root in self.roots:
+            if path == root or path.startswith(root + os.sep):
+                parts = Path(path[len(root):].lstrip(os.sep)).parts
+                break
+        else:
+            parts = (Path(path).name,)
+        if any(part.startswith(".") or part in _IGNORED_DIRS for part in parts[:-1]):
+            return False
+        name = parts[-1] if parts else ""
+        return not (name.startswith((".", "#")) or name.endswith(_SCRATCH_SUFFIXES))
+
+
+def watch_forever(state: ProofState, folders: Sequence[Path],
+                  report: Callable[[Rebuild, int], None]) -> None:
+    """Rebuild after each batch of saves until interrupted (KeyboardInterrupt) or stopped."""
+    import watchfiles
+
+    stop = threading.Event()
+    for changes in watchfiles.watch(*folders, watch_filter=_SourceFilter(folders), step=30,
+                                    stop_event=stop, raise_interrupt=True):
+        report(state.rebuild(), len(changes))
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def run_watch(pack: Path, expansions: Sequence[Path], locales: Sequence[str], port: int,
+              echo: Callable[[str], None]) -> None:
+    """Serve and rebuild until Ctrl-C (or SIGTERM, a process manager's Ctrl-C), then stop
+    cleanly: the event streams are told to end, the server closes, nothing is left behind."""
+    state = ProofState(pack, expansions, locales)
+    server = open_server(port, state)  # a busy port fails before a long first build
+    try:
+        first = state.rebuild(usage_errors_raise=True)  # a wrong path or locale: exit 2 now
+    except BaseException:
+        server.server_close()
+        raise
+    threading.Thread(target=server.serve_forever, name="pnp-proof-server", daemon=True).start()
+
+    def report(rebuild: Rebuild, changes: int) -> None:
+        outcome = rebuild.failure or (f"{rebuild.cards} cards, {rebuild.errors} error(s), "
+                                      f"{rebuild.warnings} warning(s)")
+        what = f"rebuilt after {changes} change(s)" if changes else "built"
+        echo(f"{what} in {rebuild.seconds:.2f} s, {rebuild.rendered} picture(s) rendered: "
+             f"{outcome}")
+
+    report(first, 0)
+    echo(f"serving http://{HOST}:{server.server_address[1]}/ (watching {display_path(pack)}; "
+         "Ctrl-C stops)")
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        watch_forever(state, watched_folders(pack, expansions), report)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        state.stop()
+        server.shutdown()
+        server.server_close()
+    echo("stopped")
