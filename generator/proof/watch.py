@@ -18,24 +18,26 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from generator.errors import UsageError
-from generator.layout.template import TEMPLATES_ROOT
 from generator.pack import display_path
 from generator.proof.collect import BLEED_MM, Proof, collect
 from generator.proof.page import PICTURES, page_version, render_page
 from generator.proof.pictures import MemoryStore, render_pictures
+from generator.resources import builtin_templates_root
 
 HOST = "127.0.0.1"  # loopback only: the proof shows unpublished cards to nobody else
 DEFAULT_PORT = 8765
 KEEPALIVE_S = 15.0
 #: caches of pure computations (fonts, text fitting); every other cache of the package may hold
 #: a file's contents (templates, palettes, labels, glossaries) and is emptied before a rebuild
-_PURE_CACHES = frozenset({"generator.fonts", "generator.layout.textfit", "generator.render"})
+_PURE_CACHES = frozenset({"generator.fonts", "generator.layout.textfit", "generator.render",
+                          "generator.resources"})
 #: folders that never hold pack sources: build output, version control, editors' scratch
 _IGNORED_DIRS = frozenset({"output", "schemas", "__pycache__", "node_modules"})
 _SCRATCH_SUFFIXES = ("~", ".swp", ".swx", ".tmp", ".bak", ".pyc")
@@ -212,8 +214,9 @@ def watched_folders(pack: Path, expansions: Sequence[Path]) -> list[Path]:
     """The pack folders (card files, game.yaml, catalogs, and a data game's templates, art,
     icons and fonts) and the built-in games' templates."""
     folders = [Path(p).resolve() for p in (pack, *expansions)]
-    if TEMPLATES_ROOT.is_dir():
-        folders.append(TEMPLATES_ROOT.resolve())
+    # an incomplete installation has no templates folder: the first rebuild said so already
+    with suppress(UsageError):
+        folders.append(builtin_templates_root().resolve())
     return list(dict.fromkeys(folders))
 
 
