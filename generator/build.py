@@ -10,17 +10,17 @@ import json
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from generator.cardfaces import CardFaces, lay_out_cards
+from generator.cardfaces import CardFaces
+from generator.deck import Deck, deck_counts, load_checked_deck
 from generator.errors import UsageError
 from generator.findings import Finding, has_errors
 from generator.games.base import Game
 from generator.impose import Imposition, Page, SheetOptions, Slot, impose
-from generator.localecheck import check_locale, localizer_for
 from generator.model import CardSet
 from generator.outdir import atomic_folder
+from generator.prepare import prepare
 from generator.progress import Progress
 from generator.render import SheetRenderer
-from generator.validate import validate
 
 
 @dataclass(slots=True)
@@ -30,20 +30,29 @@ class BuildResult:
     pages: int = 0
 
 
-def slots_of(card_set: CardSet, game: Game) -> list[Slot]:
+def slots_of(card_set: CardSet, game: Game, counts: dict[str, int] | None = None
+             ) -> list[Slot]:
     """Every printed copy, cards grouped by kind in order of first appearance (a sheet then
-    holds one kind: ship sheets, action sheets... as the original print layout of 2.1)."""
-    cards = card_set.cards
+    holds one kind: ship sheets, action sheets... as the original print layout of 2.1).
+    ``counts`` (a deck) replaces the cards' own counts and leaves out the cards it lacks."""
+    cards = [card for card in card_set.cards if counts is None or counts.get(card.id, 0) > 0]
     first_seen: dict[str, int] = {}
     for card in cards:
         first_seen.setdefault(card.kind, len(first_seen))
     ordered = sorted(cards, key=lambda card: first_seen[card.kind])
     default = card_set.base.manifest.card_size
     return [Slot(card.id, copy, card.kind, game.size_of(card, default)) for card in ordered
-            for copy in range(1, card.count + 1)]
+            for copy in range(1, (card.count if counts is None else counts[card.id]) + 1)]
 
 
-def _page_json(page: Page, index: int) -> dict[str, object]:
+def _box_json(box: tuple[float, float, float, float] | None) -> dict[str, float] | None:
+    if box is None:
+        return None
+    x, y, w, h = box
+    return {"x_mm": round(x, 3), "y_mm": round(y, 3), "w_mm": round(w, 3), "h_mm": round(h, 3)}
+
+
+def _page_json(page: Page, index: int, paper: tuple[float, float]) -> dict[str, object]:
     grid = page.grid
     return {
         "index": index,
@@ -51,6 +60,8 @@ def _page_json(page: Page, index: int) -> dict[str, object]:
         "sheet": page.sheet,
         "grid": {"cols": grid.cols, "rows": grid.rows, "x0_mm": grid.x0, "y0_mm": grid.y0}
         if grid else None,
+        "trim_box": _box_json(page.trim_box),
+        "bleed_box": _box_json(page.bleed_box(paper)),
         "cards": [{"id": p.card_id, "copy": p.copy, "face": p.face[0], "x_mm": round(p.x, 3),
                    "y_mm": round(p.y, 3), "w_mm": round(p.w, 3), "h_mm": round(p.h, 3),
                    "rotation": p.rotation} for p in page.placements],
@@ -60,8 +71,8 @@ def _page_json(page: Page, index: int) -> dict[str, object]:
 def manifest_document(imposition: Imposition, options: SheetOptions, pack: str, locale: str,
                       faces: CardFaces) -> dict[str, object]:
     width, height = options.paper_size
-    pages = [_page_json(p, i) for i, p in enumerate(imposition.fronts, start=1)]
-    pages += [_page_json(p, i) for i, p in enumerate(imposition.backs, start=1)]
+    pages = [_page_json(p, i, (width, height)) for i, p in enumerate(imposition.fronts, start=1)]
+    pages += [_page_json(p, i, (width, height)) for i, p in enumerate(imposition.backs, start=1)]
     grid = imposition.grid
     return {
         "pack": pack,
@@ -70,6 +81,7 @@ def manifest_document(imposition: Imposition, options: SheetOptions, pack: str, 
         "duplex": options.duplex,
         "back_offset_mm": list(options.back_offset_mm),
         "bleed_mm": options.bleed_mm,
+        "gutter_mm": options.gutter_mm,
         "grid": {"cols": grid.cols, "rows": grid.rows, "x0_mm": grid.x0, "y0_mm": grid.y0},
         "files": {"fronts": "fronts.pdf",
                   **({"backs": "backs.pdf", "duplex": "duplex.pdf"}
@@ -90,39 +102,38 @@ def _write_pdf(path: Path, pages: list[Page], options: SheetOptions, title: str,
 
 def build(pack: Path, expansions: tuple[Path, ...], locale: str | None, options: SheetOptions,
           out_root: Path, ink_saver: bool = False, strict: bool = False,
-          progress: Progress | None = None) -> BuildResult:
-    """Validate, then write the sheets; ``progress`` (off by default) counts cards laid out
-    and pages drawn."""
+          deck: Path | None = None, progress: Progress | None = None) -> BuildResult:
+    """Validate, lay out, impose and write the sheets; with ``deck`` only that deck's cards, in
+    its counts (the deck must pass the game's deck rules first). ``progress`` (off by default)
+    counts cards laid out and pages drawn."""
     progress = progress or Progress("", 0, enabled=False)
-    checked = validate(pack, expansions)
-    result = BuildResult(out_dir=None, findings=list(checked.findings))
-    if checked.card_set is None or checked.game is None or has_errors(checked.findings):
-        return result
-    card_set, game = checked.card_set, checked.game
-    manifest = card_set.base.manifest
-    locale = locale or manifest.source_locale
-    if locale not in manifest.locales:
-        raise UsageError(f"pack '{manifest.pack}' has no locale '{locale}' "
-                         f"(it ships: {', '.join(manifest.locales)})")
-    if game.faces is None:
-        raise UsageError(f"game '{game.name}' has no card templates to print with")
-    localizer = localizer_for(card_set, game.name, locale)  # reads the PO catalogs once
-    result.findings.extend(check_locale(card_set, game, locale, strict, layout=False,
-                                        localizer=localizer))
-    if has_errors(result.findings):
-        return result
-    progress.extend(len(card_set.cards))
     progress.relabel("laying out cards")
-    faces = lay_out_cards(card_set, game, localizer, options.bleed_mm, ink_saver,
-                          on_card=progress.advance)
-    result.findings.extend(faces.findings)
-    if has_errors(faces.findings):
+    preparation = prepare(pack, expansions, locale, options.bleed_mm, ink_saver=ink_saver,
+                          strict=strict, progress=progress)
+    result = BuildResult(out_dir=None, findings=preparation.findings)
+    ready = preparation.prepared
+    if ready is None:
         return result
+    card_set, game, locale = ready.card_set, ready.game, ready.locale
+    counts: dict[str, int] | None = None
+    chosen: Deck | None = None
+    if deck is not None:
+        chosen, problems = load_checked_deck(deck, pack, card_set, game, need_rules=False)
+        result.findings.extend(problems)
+        if chosen is None or has_errors(problems):
+            return result
+        counts = deck_counts(chosen)
+    manifest = card_set.base.manifest
+    faces = ready.faces
     label = f"{manifest.pack} \u00b7 {locale} \u00b7 {options.paper}"
+    if chosen is not None:
+        label += f" \u00b7 {chosen.name}"
     options = replace(options, new_sheet_per_kind=manifest.sheet_per_kind)
-    imposition = impose(slots_of(card_set, game), faces.fronts, faces.backs, options, label)
-    name = "+".join(p.manifest.pack for p in card_set.packs)
-    target = out_root / name / locale / options.paper
+    imposition = impose(slots_of(card_set, game, counts), faces.fronts, faces.backs, options,
+                        label)
+    name = ready.name
+    folder = options.paper if deck is None else f"{options.paper}-{deck.stem}"
+    target = out_root / name / locale / folder
     title = f"{manifest.name} ({locale}, {options.paper})"
     progress.extend(len(imposition.fronts) * (1 if options.duplex == "none" else 4))
     progress.relabel("drawing pages")
@@ -138,6 +149,9 @@ def build(pack: Path, expansions: tuple[Path, ...], locale: str | None, options:
                 _write_pdf(scratch / "duplex.pdf", interleaved, options,
                            f"{title}: duplex", faces, progress)
             document = manifest_document(imposition, options, name, locale, faces)
+            if chosen is not None:
+                document["deck"] = {"name": chosen.name, "file": chosen.file,
+                                    "cards": chosen.total}
             (scratch / "manifest.json").write_text(
                 json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     except OSError as exc:

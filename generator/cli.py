@@ -76,30 +76,23 @@ def _offset(value: str) -> tuple[float, float]:
 
 
 def _deck_findings(decks: tuple[Path, ...], pack: Path, result) -> list:
-    """Deck files are looked up as given, then inside the pack (``--deck decks/x.yaml``)."""
-    from generator.deck import load_deck
+    from generator.deck import load_checked_deck
 
-    game = result.game
     findings = []
     for given in decks:
-        path = given if given.exists() or given.is_absolute() else pack / given
-        if not path.is_file():
-            raise UsageError(f"{display_path(given)}: no such deck file")
-        if game.deck_schema is None and not game.deck_rules:
-            raise UsageError(f"game '{game.name}' has no decks to check")
-        schema = (game.schema_package, game.deck_schema) if game.deck_schema else None
-        deck, problems = load_deck(path, display_path(path), result.card_set, schema)
-        findings += problems
-        if deck is not None:
-            findings += game.check_deck(deck, result.card_set)
+        findings += load_checked_deck(given, pack, result.card_set, result.game)[1]
     return findings
+
+
+PAPER_OPT = click.option("--paper", type=click.Choice(["a4", "letter", "a3", "legal", "tabloid"]),
+                         default="a4", show_default=True)
 
 
 @cli.command("build")
 @PACK_ARG
 @WITH_OPT
 @click.option("--locale", default=None, help="language to print (default: the pack's source)")
-@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@PAPER_OPT
 @click.option("--duplex", type=click.Choice(["long", "short", "none"]), default="long",
               show_default=True, help="flip edge of your duplex printer; none = fronts only")
 @click.option("--back-offset", default="0,0", show_default=True,
@@ -110,6 +103,10 @@ def _deck_findings(decks: tuple[Path, ...], pack: Path, result) -> list:
               show_default=True, help="mm of art past the trim on the sheet's outer edges")
 @click.option("--margin", "margin_mm", type=click.FloatRange(0, 20), default=3.0,
               show_default=True, help="your printer's unprintable border in mm")
+@click.option("--gutter", "gutter_mm", type=click.FloatRange(0, 20), default=0.0,
+              show_default=True, help="mm between cards; 2 x bleed gives each card its own")
+@click.option("--deck", type=click.Path(path_type=Path), default=None,
+              help="print only this deck file, in its counts (e.g. decks/x.yaml)")
 @click.option("--cut-lines/--no-cut-lines", default=True, show_default=True,
               help="grey hairlines along every card edge on front pages")
 @click.option("--ink-saver", is_flag=True, help="white instead of full-bleed backgrounds")
@@ -118,8 +115,8 @@ def _deck_findings(decks: tuple[Path, ...], pack: Path, result) -> list:
               help="print errors only: no progress bar, no warnings, no summary line")
 def build_command(pack: Path, expansions: tuple[Path, ...], locale: str | None, paper: str,
                   duplex: str, back_offset: str, out_root: Path, bleed_mm: float,
-                  margin_mm: float, cut_lines: bool, ink_saver: bool, strict: bool,
-                  quiet: bool) -> None:
+                  margin_mm: float, gutter_mm: float, deck: Path | None, cut_lines: bool,
+                  ink_saver: bool, strict: bool, quiet: bool) -> None:
     """Build print-ready PDF sheets (fronts, backs, duplex) and a layout manifest."""
     from generator.build import build
     from generator.findings import Severity
@@ -127,10 +124,11 @@ def build_command(pack: Path, expansions: tuple[Path, ...], locale: str | None, 
     from generator.progress import Progress
 
     options = SheetOptions(paper=paper, duplex=duplex, margin_mm=margin_mm, bleed_mm=bleed_mm,
-                           back_offset_mm=_offset(back_offset), cut_lines=cut_lines)
+                           gutter_mm=gutter_mm, back_offset_mm=_offset(back_offset),
+                           cut_lines=cut_lines)
     with Progress("building", 0, enabled=not quiet) as progress:
         result = build(pack, expansions, locale, options, out_root, ink_saver=ink_saver,
-                       strict=strict, progress=progress)
+                       strict=strict, deck=deck, progress=progress)
     shown = [f for f in result.findings if not quiet or f.severity is Severity.ERROR]
     if shown:
         click.echo(render_text(shown), err=True)
@@ -141,8 +139,42 @@ def build_command(pack: Path, expansions: tuple[Path, ...], locale: str | None, 
         click.echo(f"wrote {display_path(result.out_dir)}/ ({result.pages} pages)")
 
 
+@cli.command("export")
+@PACK_ARG
+@WITH_OPT
+@click.option("--locale", default=None, help="language to export (default: the pack's source)")
+@click.option("--to", "to", type=click.Choice(["png", "card-pdf", "tts"]), default=None,
+              help="one PNG or one PDF per card side, or Tabletop Simulator decks")
+@click.option("--preset", type=click.Choice(["thegamecrafter", "makeplayingcards",
+                                             "drivethrucards"]), default=None,
+              help="a print service's sizes, bleed and resolution (docs/exports.md)")
+@click.option("--dpi", type=click.IntRange(36, 1200), default=None,
+              help="PNG resolution (default 300; TTS: a 10 x 7 sheet within 4096 px)")
+@click.option("--bleed", "bleed_mm", type=click.FloatRange(0, 10), default=None,
+              help="mm of bleed on every side (default 3.175 = 1/8 in)")
+@click.option("--kind", "kinds", multiple=True, help="export only cards of this kind")
+@click.option("--per-copy", is_flag=True, help="a file for every copy, not one per face")
+@click.option("--base-url", default=None, help="TTS: URL the sheets will be uploaded to")
+@click.option("--out", "out_root", type=click.Path(path_type=Path), default=Path("output"),
+              show_default=True)
+@click.option("--ink-saver", is_flag=True, help="white instead of full-bleed backgrounds")
+@click.option("--strict", is_flag=True, help="refuse to export a missing translation")
+def export_command(pack: Path, expansions: tuple[Path, ...], locale: str | None, out_root: Path,
+                   **choices) -> None:
+    """Per-card PNG or PDF files for print services, or Tabletop Simulator decks."""
+    from generator.export import ExportOptions, export
+
+    result = export(pack, expansions, locale, ExportOptions(**choices), out_root)
+    if result.findings:
+        click.echo(render_text(result.findings), err=True)
+    if result.out_dir is None:
+        click.echo("pnp: export stopped: fix the errors above first", err=True)
+        sys.exit(EXIT_FINDINGS)
+    click.echo(f"wrote {display_path(result.out_dir)}/ ({result.files} files)")
+
+
 @cli.command("calibrate")
-@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@PAPER_OPT
 @click.option("--duplex", type=click.Choice(["long", "short"]), default="long",
               show_default=True)
 @click.option("--out", "out_root", type=click.Path(path_type=Path), default=Path("output"),

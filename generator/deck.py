@@ -9,12 +9,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from generator import schemacheck
 from generator.findings import Finding, error
 from generator.location import Location
 from generator.model import Card, CardSet
 from generator.yamlsource import YamlDocument, load_yaml_file
+
+if TYPE_CHECKING:
+    from generator.games.base import Game
 
 GENERIC_DECK_SCHEMA = ("generator.schemas", "deck.schema.json")
 
@@ -74,4 +78,34 @@ def load_deck(path: Path, display: str, card_set: CardSet, schema: tuple[str, st
                                  doc.where(("cards", index))))
     deck = Deck(name=str(doc.data.get("name", path.stem)), file=display,
                 entries=tuple(entries), data=doc.data, document=doc)
+    return deck, findings
+
+
+def deck_counts(deck: Deck) -> dict[str, int]:
+    """How many copies of each card the deck holds (a card listed twice adds up)."""
+    counts: dict[str, int] = {}
+    for entry in deck.entries:
+        counts[entry.card.id] = counts.get(entry.card.id, 0) + entry.count
+    return counts
+
+
+def load_checked_deck(given: Path, pack: Path, card_set: CardSet, game: Game,
+                      need_rules: bool = True) -> tuple[Deck | None, list[Finding]]:
+    """Load a deck file named on the command line and check it against the game's deck rules.
+
+    The file is looked up as given, then inside the pack (``--deck decks/x.yaml``). A game
+    without deck rules still has decks to print (``need_rules=False``): a plain list of cards
+    and counts, checked against the generic deck schema."""
+    from generator.errors import UsageError
+    from generator.pack import display_path
+
+    path = given if given.exists() or given.is_absolute() else pack / given
+    if not path.is_file():
+        raise UsageError(f"{display_path(given)}: no such deck file")
+    if need_rules and game.deck_schema is None and not game.deck_rules:
+        raise UsageError(f"game '{game.name}' has no decks to check")
+    schema = (game.schema_package, game.deck_schema) if game.deck_schema else None
+    deck, findings = load_deck(path, display_path(path), card_set, schema)
+    if deck is not None:
+        findings += game.check_deck(deck, card_set)
     return deck, findings

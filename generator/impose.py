@@ -18,7 +18,9 @@ from generator.model import CardSize
 
 Box = tuple[float, float, float, float]  # x, y, width, height in mm
 
-PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+PAPERS: dict[str, tuple[float, float]] = {
+    "a4": (210.0, 297.0), "letter": (215.9, 279.4), "a3": (297.0, 420.0),
+    "legal": (215.9, 355.6), "tabloid": (279.4, 431.8)}
 MARK_WIDTH_PT = 0.5  # >= 0.25 pt so that marks survive a home printer
 CUT_LINE_WIDTH_PT = 0.25
 MARK_COLOR = "#000000"
@@ -123,8 +125,9 @@ class Placement:
     y: float
     w: float
     h: float
-    #: sides (top, right, bottom, left) on which the face's bleed may show (outer grid edges)
-    bleed_sides: tuple[bool, bool, bool, bool]
+    #: mm of the face's bleed shown past each side (top, right, bottom, left): the full bleed
+    #: towards the sheet's edges, half the gutter at most between two cards
+    bleed_sides: tuple[float, float, float, float]
     rotation: int = 0
 
 
@@ -135,6 +138,32 @@ class Page:
     grid: Grid | None = None
     placements: list[Placement] = field(default_factory=list)
     marks: list[Op] = field(default_factory=list)
+
+    @property
+    def trim_box(self) -> Box | None:
+        """The rectangle around every card's trim on the page: what is left once the outer
+        edges are cut (the PDF TrimBox of a sheet)."""
+        if not self.placements:
+            return None
+        left = min(p.x for p in self.placements)
+        top = min(p.y for p in self.placements)
+        right = max(p.x + p.w for p in self.placements)
+        bottom = max(p.y + p.h for p in self.placements)
+        return left, top, right - left, bottom - top
+
+    def bleed_box(self, paper: tuple[float, float]) -> Box | None:
+        """The trim box grown by the bleed the cards show past it, within the paper."""
+        trim = self.trim_box
+        if trim is None:
+            return None
+        x, y, w, h = trim
+        left = min(p.x - p.bleed_sides[3] for p in self.placements)
+        top = min(p.y - p.bleed_sides[0] for p in self.placements)
+        right = max(p.x + p.w + p.bleed_sides[1] for p in self.placements)
+        bottom = max(p.y + p.h + p.bleed_sides[2] for p in self.placements)
+        left, top = max(0.0, min(left, x)), max(0.0, min(top, y))
+        right, bottom = min(paper[0], max(right, x + w)), min(paper[1], max(bottom, y + h))
+        return left, top, right - left, bottom - top
 
 
 def paginate(slots: list[Slot], per_sheet: Callable[[CardSize], int],
@@ -161,11 +190,14 @@ def mirror(x: float, y: float, w: float, h: float, paper: tuple[float, float],
     return width - x - w, y
 
 
-def _bleed_sides(grid: Grid, index: int, gutter_room: bool) -> tuple[bool, bool, bool, bool]:
+def _bleed_sides(grid: Grid, index: int, bleed: float) -> tuple[float, float, float, float]:
+    """Bleed past each side of cell ``index``: all of it on the grid's outer edges, and between
+    two cards as much as half the gutter holds (a gutter of twice the bleed gives every card its
+    full bleed on all four sides, for a guillotine or a print shop)."""
     col, row = index % grid.cols, index // grid.cols
-    inner = gutter_room
-    return (row == 0 or inner, col == grid.cols - 1 or inner,
-            row == grid.rows - 1 or inner, col == 0 or inner)
+    inner = min(bleed, grid.gutter / 2)
+    return (bleed if row == 0 else inner, bleed if col == grid.cols - 1 else inner,
+            bleed if row == grid.rows - 1 else inner, bleed if col == 0 else inner)
 
 
 def _crop_marks(grid: Grid, options: SheetOptions, avoid: tuple[Box, ...] = ()) -> list[Op]:
@@ -303,7 +335,6 @@ def impose(slots: list[Slot], fronts: dict[str, tuple[str, str]],
     sheets = paginate(slots, lambda size: grid_for(size).per_sheet,
                       options.new_sheet_per_kind)
     paper = options.paper_size
-    gutter_room = options.gutter_mm >= 2 * options.bleed_mm
     dx, dy = options.back_offset_mm
     result = Imposition(grid_for(slots[0].size) if slots else
                         compute_grid(options, CardSize(63.5, 88.9)), [], [])
@@ -326,7 +357,7 @@ def impose(slots: list[Slot], fronts: dict[str, tuple[str, str]],
         back.marks.append(_shift(back_label, dx, dy))
         for index, slot in enumerate(sheet):
             x, y = grid.cell(index)
-            top, right, bottom, left = _bleed_sides(grid, index, gutter_room)
+            top, right, bottom, left = _bleed_sides(grid, index, options.bleed_mm)
             front.placements.append(Placement(slot.card_id, slot.copy, fronts[slot.card_id],
                                               x, y, grid.card_w, grid.card_h,
                                               (top, right, bottom, left)))

@@ -169,8 +169,7 @@ class SheetRenderer:
 
     def _place(self, placement: Placement) -> None:
         form = self._form(placement.face)
-        top, right, bottom, left = (self.bleed if side else 0.0
-                                    for side in placement.bleed_sides)
+        top, right, bottom, left = placement.bleed_sides
         c = self.canvas
         c.saveState()
         clip = c.beginPath()
@@ -182,10 +181,20 @@ class SheetRenderer:
         c.doForm(form)
         c.restoreState()
 
+    def _page_boxes(self, page: Page) -> None:
+        """TrimBox: the cards' trim on the sheet; BleedBox: that plus the bleed they show
+        (the media box when the page has no cards, as PDF defaults both to it)."""
+        height = self.paper[1]
+        for box, setter in ((page.trim_box, self.canvas.setTrimBox),
+                            (page.bleed_box(self.paper), self.canvas.setBleedBox)):
+            x, y, w, h = box if box is not None else (0.0, 0.0, *self.paper)
+            setter((x * mm, (height - y - h) * mm, (x + w) * mm, (height - y) * mm))
+
     def add_page(self, page: Page) -> None:
         for placement in page.placements:
             self._place(placement)
         OpPainter(self.canvas, self.paper[1]).draw(page.marks)
+        self._page_boxes(page)
         self.canvas.showPage()
 
     def save(self) -> None:

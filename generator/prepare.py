@@ -1,0 +1,75 @@
+"""Everything before imposition, shared by ``build``, ``export`` and ``preflight``: validate the
+pack, check the locale and lay out every distinct face once.
+
+A pack with rule errors is not printed (the user would cut out an unplayable deck): the steps
+stop at the first stage with errors and hand back the findings, warnings included.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator.cardfaces import CardFaces, lay_out_cards
+from generator.errors import UsageError
+from generator.findings import Finding, has_errors
+from generator.games.base import Game
+from generator.localecheck import check_locale, localizer_for
+from generator.localize import Localizer
+from generator.model import CardSet
+from generator.progress import Progress
+
+
+@dataclass(slots=True)
+class Prepared:
+    card_set: CardSet
+    game: Game
+    locale: str
+    localizer: Localizer
+    faces: CardFaces
+
+    @property
+    def name(self) -> str:
+        """The output folder's name: the base pack and its expansions, joined by '+'."""
+        return "+".join(p.manifest.pack for p in self.card_set.packs)
+
+
+@dataclass(slots=True)
+class Preparation:
+    prepared: Prepared | None
+    findings: list[Finding] = field(default_factory=list)
+
+
+def prepare(pack: Path, expansions: tuple[Path, ...], locale: str | None, bleed_mm: float,
+            *, ink_saver: bool = False, strict: bool = False,
+            progress: Progress | None = None) -> Preparation:
+    """Validate, check ``locale`` (default: the pack's source language) and lay out the faces
+    with ``bleed_mm`` of bleed art; ``prepared`` is None when an error stopped the way.
+    ``progress`` counts the cards laid out."""
+    from generator.validate import validate
+
+    checked = validate(pack, expansions)
+    result = Preparation(None, list(checked.findings))
+    if checked.card_set is None or checked.game is None or has_errors(checked.findings):
+        return result
+    card_set, game = checked.card_set, checked.game
+    manifest = card_set.base.manifest
+    locale = locale or manifest.source_locale
+    if locale not in manifest.locales:
+        raise UsageError(f"pack '{manifest.pack}' has no locale '{locale}' "
+                         f"(it ships: {', '.join(manifest.locales)})")
+    if game.faces is None:
+        raise UsageError(f"game '{game.name}' has no card templates to print with")
+    localizer = localizer_for(card_set, game.name, locale)  # reads the PO catalogs once
+    result.findings.extend(check_locale(card_set, game, locale, strict, layout=False,
+                                        localizer=localizer))
+    if has_errors(result.findings):
+        return result
+    if progress is not None:
+        progress.extend(len(card_set.cards))
+    faces = lay_out_cards(card_set, game, localizer, bleed_mm, ink_saver,
+                          on_card=progress.advance if progress is not None else None)
+    result.findings.extend(faces.findings)
+    if not has_errors(faces.findings):
+        result.prepared = Prepared(card_set, game, locale, localizer, faces)
+    return result
