@@ -173,6 +173,33 @@ def export_command(pack: Path, expansions: tuple[Path, ...], locale: str | None,
     click.echo(f"wrote {display_path(result.out_dir)}/ ({result.files} files)")
 
 
+@cli.command("preflight")
+@PACK_ARG
+@WITH_OPT
+@click.option("--locale", default=None, help="language to check (default: the pack's source)")
+@click.option("--safe", "safe_mm", type=click.FloatRange(0, 20), default=3.0,
+              show_default=True, help="mm inside the trim that text must keep clear of")
+@click.option("--bleed", "bleed_mm", type=click.FloatRange(0, 10), default=3.175,
+              show_default=True, help="mm of bleed art expected past the trim")
+@click.option("--format", "output_format", type=click.Choice(["text", "json", "sarif"]),
+              default="text")
+def preflight_command(pack: Path, expansions: tuple[Path, ...], locale: str | None,
+                      safe_mm: float, bleed_mm: float, output_format: str) -> None:
+    """Print-shop checks per card and side: safe zone, bleed, thin lines, image dpi, fonts."""
+    from generator.findings import render_sarif
+    from generator.preflight import PreflightOptions, preflight
+
+    findings, faces = preflight(pack, expansions, locale,
+                                PreflightOptions(safe_mm=safe_mm, bleed_mm=bleed_mm))
+    if output_format == "json":
+        click.echo(render_json(findings, {"faces": faces}))
+    elif output_format == "sarif":
+        click.echo(render_sarif(findings))
+    else:
+        click.echo(render_text(findings))
+    sys.exit(EXIT_FINDINGS if has_errors(findings) else EXIT_CLEAN)
+
+
 @cli.command("calibrate")
 @PAPER_OPT
 @click.option("--duplex", type=click.Choice(["long", "short"]), default="long",

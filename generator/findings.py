@@ -90,3 +90,28 @@ def render_json(findings: list[Finding], extra_summary: dict[str, object] | None
         "summary": doc_summary,
     }
     return json.dumps(doc, ensure_ascii=False, indent=2)
+
+
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+
+
+def _sarif_result(finding: Finding) -> dict[str, object]:
+    loc = finding.location
+    physical: dict[str, object] = {"artifactLocation": {"uri": loc.file}}
+    if loc.line > 0:
+        physical["region"] = {"startLine": loc.line, "startColumn": max(loc.column, 1)}
+    return {"ruleId": finding.code, "level": str(finding.severity),
+            "message": {"text": finding.message},
+            "locations": [{"physicalLocation": physical}],
+            "properties": {"card": finding.card, "locale": finding.locale}}
+
+
+def render_sarif(findings: list[Finding], tool: str = "pnp") -> str:
+    """SARIF 2.1.0, the format code-scanning services (GitHub, GitLab, editors) read: one run,
+    a rule per finding code, a result per finding at its file, line and column."""
+    ordered = sorted(findings, key=sort_key)
+    codes = sorted({f.code for f in ordered})
+    run = {"tool": {"driver": {"name": tool, "rules": [{"id": code} for code in codes]}},
+           "results": [_sarif_result(f) for f in ordered]}
+    return json.dumps({"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]},
+                      ensure_ascii=False, indent=2)
