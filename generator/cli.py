@@ -159,18 +159,24 @@ def build_command(pack: Path, expansions: tuple[Path, ...], locale: str | None, 
               show_default=True)
 @click.option("--ink-saver", is_flag=True, help="white instead of full-bleed backgrounds")
 @click.option("--strict", is_flag=True, help="refuse to export a missing translation")
+@click.option("--quiet", "-q", is_flag=True, help="print errors only")
 def export_command(pack: Path, expansions: tuple[Path, ...], locale: str | None, out_root: Path,
-                   **choices) -> None:
+                   quiet: bool, **choices) -> None:
     """Per-card PNG or PDF files for print services, or Tabletop Simulator decks."""
     from generator.export import ExportOptions, export
+    from generator.findings import Severity
+    from generator.progress import Progress
 
-    result = export(pack, expansions, locale, ExportOptions(**choices), out_root)
-    if result.findings:
-        click.echo(render_text(result.findings), err=True)
+    with Progress("exporting", 0, enabled=not quiet) as progress:
+        result = export(pack, expansions, locale, ExportOptions(**choices), out_root, progress)
+    shown = [f for f in result.findings if not quiet or f.severity is Severity.ERROR]
+    if shown:
+        click.echo(render_text(shown), err=True)
     if result.out_dir is None:
         click.echo("pnp: export stopped: fix the errors above first", err=True)
         sys.exit(EXIT_FINDINGS)
-    click.echo(f"wrote {display_path(result.out_dir)}/ ({result.files} files)")
+    if not quiet:
+        click.echo(f"wrote {display_path(result.out_dir)}/ ({result.files} files)")
 
 
 @cli.command("preflight")

@@ -24,6 +24,7 @@ from generator.findings import Finding
 from generator.model import Card, CardSize
 from generator.outdir import atomic_folder
 from generator.prepare import Prepared, prepare
+from generator.progress import Progress
 
 TARGETS = ("png", "card-pdf", "tts")
 SIDES = ("front", "back")
@@ -198,17 +199,21 @@ def write_deck_pdf(ready: Prepared, files: list[FaceFile], entries: list[dict[st
 
 
 def export(pack: Path, expansions: tuple[Path, ...], locale: str | None, options: ExportOptions,
-           out_root: Path, tick: Tick | None = None) -> ExportResult:
-    """Lay the pack out and write the files ``options`` ask for; ``tick`` counts files."""
+           out_root: Path, progress: Progress | None = None) -> ExportResult:
+    """Lay the pack out and write the files ``options`` ask for; ``progress`` (off by
+    default) counts the cards laid out and the pictures or files made."""
     the_plan = plan(options)
+    progress = progress or Progress("", 0, enabled=False)
+    progress.relabel("laying out cards")
     preparation = prepare(pack, expansions, locale, the_plan.layout_bleed_mm,
-                          ink_saver=options.ink_saver, strict=options.strict)
+                          ink_saver=options.ink_saver, strict=options.strict,
+                          progress=progress)
     result = ExportResult(None, preparation.findings)
     ready = preparation.prepared
     if ready is None:
         return result
     cards = chosen_cards(ready, options.kinds)
-    tick = tick or (lambda: None)
+    progress.relabel(f"writing {the_plan.folder}")
     target = out_root / ready.name / ready.locale / the_plan.folder
     document: dict[str, object] = {
         "pack": ready.name, "locale": ready.locale, "to": the_plan.to,
@@ -220,10 +225,10 @@ def export(pack: Path, expansions: tuple[Path, ...], locale: str | None, options
                 from generator.export.tts import write_tts
 
                 document.update(write_tts(ready, cards, the_plan.dpi, scratch, target,
-                                          options.base_url, tick))
+                                          options.base_url, progress))
             else:
                 document.update(_write_cards(ready, cards, the_plan, options.per_copy,
-                                             scratch, tick))
+                                             scratch, progress))
             (scratch / "export.json").write_text(
                 json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     except OSError as exc:
@@ -234,9 +239,11 @@ def export(pack: Path, expansions: tuple[Path, ...], locale: str | None, options
 
 
 def _write_cards(ready: Prepared, cards: list[Card], the_plan: Plan, per_copy: bool,
-                 folder: Path, tick: Tick) -> dict[str, object]:
+                 folder: Path, progress: Progress) -> dict[str, object]:
     frames = frames_for(ready, cards, the_plan)
     files, entries = face_files(ready, cards, frames, per_copy)
+    progress.extend(len(files))
+    tick = progress.advance
     extra: dict[str, object] = {}
     if the_plan.to == "png":
         assert the_plan.dpi is not None

@@ -19,7 +19,6 @@ import hashlib
 import json
 import math
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,6 +28,7 @@ from generator.cardpdf import card_pdf_bytes, plain_frame
 from generator.export.pictures import INCH, pixels, render_pages, save_png
 from generator.model import Card, CardSize
 from generator.prepare import Prepared
+from generator.progress import Progress
 
 MAX_COLUMNS, MAX_ROWS = 10, 7
 MIN_GRID = 2  # TTS's custom deck dialog takes 2 to 10 columns and 2 to 7 rows
@@ -94,12 +94,12 @@ def _object(name: str, nickname: str, x: float, scale: float, guid: str) -> dict
 
 class TtsWriter:
     def __init__(self, ready: Prepared, dpi: int, scratch: Path, url_prefix: str,
-                 tick: Callable[[], None]) -> None:
+                 progress: Progress) -> None:
         self.ready = ready
         self.dpi = dpi
         self.scratch = scratch
         self.url_prefix = url_prefix
-        self.tick = tick
+        self.progress = progress
         self.files: list[dict[str, object]] = []
         self.next_deck_id = 1
 
@@ -118,13 +118,17 @@ class TtsWriter:
         frame = plain_frame(size.width_mm, size.height_mm, 0.0)
         cell = (pixels(size.width_mm, self.dpi), pixels(size.height_mm, self.dpi))
         data = card_pdf_bytes(((layouts[key], frame) for key in keys), "pnp tts")
-        return dict(zip(keys, render_pages(data, [cell] * len(keys)), strict=True))
+        self.progress.extend(len(keys))
+        result = {}
+        for key, image in zip(keys, render_pages(data, [cell] * len(keys)), strict=True):
+            result[key] = image
+            self.progress.advance()
+        return result
 
     def save(self, image: Image.Image, name: str, side: str) -> str:
         save_png(image, self.scratch / name, self.dpi)
         self.files.append({"path": name, "card": None, "copy": None, "side": side,
                            "width_px": image.width, "height_px": image.height})
-        self.tick()
         return self.url_prefix + name
 
     def sheet_image(self, sheet: Sheet, images: list[Image.Image], hidden: Image.Image
@@ -182,13 +186,13 @@ class TtsWriter:
 
 
 def write_tts(ready: Prepared, cards: list[Card], dpi: int | None, scratch: Path, target: Path,
-              base_url: str | None, tick: Callable[[], None]) -> dict[str, object]:
+              base_url: str | None, progress: Progress) -> dict[str, object]:
     """Write the sheets and ``<pack>.json``; returns the export.json fields of a TTS export."""
     sizes = list(dict.fromkeys(ready.game.size_of(c, ready.card_set.base.manifest.card_size)
                                for c in cards))
     dpi = dpi or default_dpi(sizes)
     prefix = base_url.rstrip("/") + "/" if base_url else target.resolve().as_uri() + "/"
-    writer = TtsWriter(ready, dpi, scratch, prefix, tick)
+    writer = TtsWriter(ready, dpi, scratch, prefix, progress)
     by_kind: dict[str, list[Card]] = {}
     for card in cards:
         by_kind.setdefault(card.kind, []).append(card)
