@@ -351,6 +351,19 @@ def schema_command(pack: Path, out_dir: Path | None) -> None:
                f"# yaml-language-server: $schema={display_path(target / 'card-file.schema.json')}")
 
 
+@cli.command("new")
+@click.argument("folder", type=click.Path(path_type=Path))
+@click.option("--name", default=None, help="the game's name (default: made from FOLDER's name)")
+def new_command(folder: Path, name: str | None) -> None:
+    """Write a small, complete starter game defined in data into a new FOLDER."""
+    from generator.newgame import write_starter
+
+    pack, title, count = write_starter(folder, name)
+    shown = display_path(folder)
+    click.echo(f"wrote {shown}/ ({count} files): '{title}', pack id '{pack}'\n"
+               f"next: read {shown}/README.md, then run  pnp validate {shown}")
+
+
 def main() -> None:
     try:
         cli.main(standalone_mode=False)
