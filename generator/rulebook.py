@@ -32,11 +32,14 @@ class Check:
         return self.cite(self.rule)
 
     def __call__(self, message: str, location: Location, card: str | None = None,
-                 rule: str | None = None, severity: Severity | None = None) -> Finding:
+                 rule: str | None = None, severity: Severity | None = None,
+                 locale: str | None = None) -> Finding:
         """A finding of this check. ``rule`` narrows the check's own rule list to the one that
-        applies to this finding; ``severity`` overrides it where a game option demands."""
+        applies to this finding; ``severity`` overrides it where a game option demands;
+        ``locale`` names the translation that prints the value, when it is not the source."""
         make = error if (severity or self.severity) is Severity.ERROR else warning
-        return make(self.code, f"{message} ({self.cite(rule or self.rule)})", location, card)
+        return make(self.code, f"{message} ({self.cite(rule or self.rule)})", location, card,
+                    locale)
 
 
 class Rulebook:

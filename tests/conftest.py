@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import textwrap
@@ -57,3 +58,28 @@ def make_pack(tmp_path: Path):
 def run_pnp(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "generator", *args], capture_output=True,
                           text=True, cwd=cwd or ROOT, timeout=300)
+
+
+def doc_rule_rows(doc: Path, prefix: str) -> list[tuple[str, list[str], str]]:
+    """(seed cell, check codes, severity cell) of every row of a docs/rules-<game>.md table
+    whose fourth column is a severity (E or W)."""
+    rows = []
+    for line in doc.read_text(encoding="utf-8").splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) == 5 and cells[3] in ("E", "W"):
+            rows.append((cells[0], re.findall(rf"`({prefix}[a-z0-9-]+)`", cells[2]), cells[3]))
+    return rows
+
+
+def last_covered_line(doc: Path, heading: str, line_ref: str) -> int:
+    """The last seed line of a coverage table (``## heading``), after checking that its
+    ranges (``| <line_ref>12-30 |``) follow each other from line 1 without gap or overlap."""
+    text = doc.read_text(encoding="utf-8")
+    section = text[text.index(heading):]
+    section = section[:section.index("\n## ", len(heading))]
+    covered = 0
+    ref = re.escape(line_ref)
+    for first, last in re.findall(rf"^\| {ref}(\d+)(?:-(?:{ref})?(\d+))? \|", section, re.M):
+        assert int(first) == covered + 1, f"{line_ref}{first} follows {line_ref}{covered}"
+        covered = int(last or first)
+    return covered

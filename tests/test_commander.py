@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
-from conftest import ROOT, run_pnp, write_pack
+from conftest import ROOT, doc_rule_rows, last_covered_line, run_pnp, write_pack
 
 from generator.build import build
 from generator.cardfaces import lay_out_cards
@@ -31,6 +31,7 @@ from generator.validate import validate
 
 COMMANDER = ROOT / "cards" / "commander"
 BROKEN = ROOT / "tests" / "fixtures" / "commander-broken"
+UNUSUAL = ROOT / "tests" / "fixtures" / "commander-unusual"
 GAME = get_game("commander")
 
 # --- the shipped pack -----------------------------------------------------------------------
@@ -92,39 +93,56 @@ def test_the_print_run_holds_all_three_starter_decks():
 
 EXPECTED = {
     "good-ship": set(),
-    "latin-size": {"commander-wrong-script"},
-    "unknown-size": {"commander-size"},
-    "latin-crew": {"commander-wrong-script"},
-    "unknown-crew": {"commander-crew-quality"},
-    "crew-without-quality": {"commander-crew-quality-missing"},
-    "latin-shield": {"commander-wrong-script"},
-    "bad-shield": {"commander-energy-notation"},
-    "hull-without-critical": {"commander-hull-notation"},
-    "hull-slash": {"commander-hull-notation"},
-    "critical-not-below": {"commander-critical-damage"},
-    "lasers-dash": {"commander-lasers-notation"},
-    "rockets-slash": {"commander-salvo-notation"},
-    "torpedoes-en-dash": {"commander-salvo-notation"},
-    "rockets-no-range": {"commander-rocket-range"},
-    "latin-rocket-range": {"commander-wrong-script"},
-    "unknown-rocket-range": {"commander-rocket-range"},
-    "mazer-no-shield": {"commander-mazer-without-shield"},
-    "mazer-other-type": {"commander-mazer-type"},
-    "proper-name-light": {"commander-proper-name-not-allowed"},
-    "no-proper-name-heavy": {"commander-proper-name-missing"},
-    "d6-in-text": {"commander-d6-notation"},
-    "moving-station": {"commander-speed-not-zero"},
-    "station-without-hull": {"commander-station-hull"},
-    "planet-with-hull": {"commander-hull-not-station"},
-    "moving-building": {"commander-speed-not-zero"},
-    "tactical-free": {"commander-tactical-cost"},
-    "d6-seven": {"commander-d6-notation"},
-    "d6-one": {"commander-d6-notation"},
-    "cyrillic-die": {"commander-wrong-script"},
-    "situation-free": {"commander-situation-cost"},
-    "situation-two-costs": {"commander-situation-cost-choice"},
-    "ability-three-variants": {"commander-ability-variants"},
-    "ability-one-variant": {"commander-ability-variants"},
+    "latin-size": {("commander-wrong-script", 23, 11)},
+    "unknown-size": {("commander-size", 37, 11)},
+    "latin-crew": {("commander-wrong-script", 57, 11)},
+    "unknown-crew": {("commander-crew-quality", 71, 11)},
+    "crew-without-quality": {("commander-crew-quality-missing", 85, 16)},
+    "latin-shield": {("commander-wrong-script", 100, 13)},
+    "bad-shield": {("commander-energy-notation", 115, 13)},
+    "hull-without-critical": {("commander-hull-notation", 125, 11)},
+    "hull-slash": {("commander-hull-notation", 139, 11)},
+    "critical-not-below": {("commander-critical-damage", 153, 11)},
+    "lasers-dash": {("commander-lasers-notation", 172, 13)},
+    "rockets-slash": {("commander-salvo-notation", 187, 14)},
+    "torpedoes-en-dash": {("commander-salvo-notation", 203, 16)},
+    "rockets-no-range": {("commander-rocket-range", 218, 14)},
+    "latin-rocket-range": {("commander-wrong-script", 234, 19)},
+    "unknown-rocket-range": {("commander-rocket-range", 250, 19)},
+    "mazer-no-shield": {("commander-mazer-without-shield", 265, 12)},
+    "mazer-other-type": {("commander-mazer-type", 281, 12)},
+    "proper-name-light": {("commander-proper-name-not-allowed", 296, 23)},
+    "no-proper-name-heavy": {("commander-proper-name-missing", 311, 23)},
+    "d6-in-text": {("commander-d6-notation", 326, 11)},
+    "moving-station": {("commander-speed-not-zero", 336, 12)},
+    "station-without-hull": {("commander-station-hull", 343, 18)},
+    "planet-with-hull": {("commander-hull-not-station", 353, 11)},
+    "moving-building": {("commander-speed-not-zero", 362, 12)},
+    "tactical-free": {("commander-tactical-cost", 364, 5)},
+    "d6-seven": {("commander-d6-notation", 377, 9)},
+    "d6-one": {("commander-d6-notation", 385, 9)},
+    "cyrillic-die": {("commander-wrong-script", 393, 9)},
+    "situation-free": {("commander-situation-cost", 396, 5)},
+    "situation-two-costs": {("commander-situation-cost-choice", 409, 12)},
+    "ability-three-variants": {("commander-ability-variants", 418, 7)},
+    "ability-one-variant": {("commander-ability-variants", 428, 7)},
+    "ship-cost-zero": {("commander-cost-zero", 437, 11)},
+    "upgrade-cost-zero": {("commander-cost-zero", 450, 11)},
+    "tactical-chips-zero": {("commander-cost-zero", 458, 12)},
+    "situation-resources-zero": {("commander-cost-zero", 466, 16)},
+    "critical-zero": {("commander-critical-damage", 477, 11)},
+    "ability-same-variants": {("commander-ability-variants-same", 489, 7)},
+    "ability-blank-variant": {("commander-ability-variants", 498, 7)},
+    "tactical-blank-text": {("commander-text-missing", 507, 11)},
+    "upgrade-blank-text": {("commander-text-missing", 516, 11)},
+    "commander-blank": {("commander-text-missing", 524, 11)},
+    "smuggler-without-run": {("commander-property-requires", 539, 17)},
+    "crew-quality-no-crew": {("commander-crew-quality-no-crew", 552, 11)},
+    "trader-no-yield": {("commander-commercial-run-yield", 569, 11)},
+    "amount-in-words": {("commander-amount-in-words", 578, 11)},
+    "pirate-as-trader": {("commander-archetype", 585, 16)},
+    "procurator-wrong-number": {("commander-victory-value", 597, 14)},
+    "victory-en-wrong": {("commander-victory-value", 607, 14)},
 }
 
 
@@ -133,12 +151,32 @@ def broken_findings():
     return validate(BROKEN).findings
 
 
-def test_each_broken_card_raises_exactly_its_codes(broken_findings):
-    found: dict[str, set[str]] = {card: set() for card in EXPECTED}
+def test_each_broken_card_raises_exactly_its_codes_at_their_line_and_column(broken_findings):
+    found: dict[str, set[tuple[str, int, int]]] = {card: set() for card in EXPECTED}
     for finding in broken_findings:
         assert finding.card in found, finding.as_text()
-        found[finding.card].add(finding.code)
+        found[finding.card].add((finding.code, finding.location.line, finding.location.column))
     assert found == EXPECTED
+
+
+def test_every_card_check_has_a_broken_card():
+    fired = {code for expected in EXPECTED.values() for code, _, _ in expected}
+    card_checks = {code for code, check in CHECKS.items() if check.level == "card"}
+    assert card_checks <= fired
+
+
+def test_a_wrong_number_in_a_translation_names_its_locale(broken_findings):
+    (finding,) = [f for f in broken_findings if f.card == "victory-en-wrong"]
+    assert finding.locale == "en" and "60" in finding.message and "70" in finding.message
+    assert all(f.locale is None for f in broken_findings if f.card != "victory-en-wrong")
+
+
+def test_legal_but_unusual_cards_raise_nothing():
+    """Cards a too-strict validator would flag: no crew, speed 0, an escort without a run, a
+    Latin designation in a name, a D6-only price, a text that overrides a rule..."""
+    checked = validate(UNUSUAL)
+    assert [f.as_text() for f in checked.findings] == []
+    assert len(checked.card_set.cards) == 26
 
 
 def test_every_finding_points_at_file_line_column_and_a_rule_line(broken_findings):
@@ -169,10 +207,14 @@ def test_an_en_dash_in_a_salvo_is_named(broken_findings):
     assert "U+2013" in _message(broken_findings, "torpedoes-en-dash")
 
 
-def test_warnings_do_not_block_a_build(broken_findings):
+def test_severity_follows_the_wording(broken_findings):
+    """Definitions and "must"/"only" are errors (the proper-name line "is" on СК/ТК ships, L323);
+    advice and readings of an ambiguous "or" are warnings that do not block a build."""
     by_card = {f.card: f.severity for f in broken_findings}
-    assert {by_card["no-proper-name-heavy"], by_card["planet-with-hull"],
-            by_card["situation-two-costs"]} == {"warning"}
+    assert by_card["no-proper-name-heavy"] == "error"
+    assert {by_card[card] for card in ("planet-with-hull", "situation-two-costs",
+                                       "crew-quality-no-crew", "trader-no-yield",
+                                       "amount-in-words")} == {"warning"}
 
 
 @pytest.mark.parametrize(("written", "parsed"), [
@@ -231,6 +273,23 @@ def test_two_cards_of_one_name_are_flagged(tmp_path):
     cards = _ground("a", 1, "Ополчение") + _ground("b", 2, "ополчение ")
     assert release_codes(tmp_path, cards, "options: {release_size: 2}") == \
         ["commander-name-shared"]
+
+
+def test_a_name_reused_by_an_expansion_is_flagged_where_the_expansion_writes_it(tmp_path):
+    """The deck limit counts a base card and an expansion card of one name together (L45), and
+    compares names as a player reads them: ё as е, case and spacing aside."""
+    size = "options: {release_size: 1}"
+    base = write_pack(tmp_path / "tiny", {"cards.yaml": "cards:\n" + _ground(
+        "a", 1, "Ополчённые")}, GAME_YAML.format(options=size))
+    expansion_yaml = GAME_YAML.format(options=size).replace("pack: tiny", "pack: more") \
+        .replace("set_mark: commander", "set_mark: more\nextends: tiny")
+    expansion = write_pack(tmp_path / "more", {"cards.yaml": "cards:\n" + _ground(
+        "b", 1, "ополченные")}, expansion_yaml)
+    findings = [f for f in validate(base, (expansion,)).findings
+                if f.code.startswith("commander")]
+    assert [(f.code, f.card, f.location.line, f.location.column) for f in findings] == [
+        ("commander-name-shared", "b", 2, 65)]
+    assert "pack 'tiny'" in findings[0].message
 
 
 def test_serial_prints_number_and_release_size():
@@ -421,11 +480,29 @@ def test_the_lost_icons_are_drawn_and_usable_inline():
 
 # --- documentation ---------------------------------------------------------------------------
 
+DOC = ROOT / "docs" / "rules-commander.md"
+
+
 def test_the_rules_table_lists_every_check_code():
-    doc = (ROOT / "docs" / "rules-commander.md").read_text(encoding="utf-8")
+    doc = DOC.read_text(encoding="utf-8")
     documented = set(re.findall(r"`(commander-[a-z0-9-]+)`", doc))
     assert set(CHECKS) <= documented
     assert documented <= set(CHECKS)
+
+
+def test_the_docs_give_each_code_the_registry_severity_and_seed_lines():
+    lines_of: dict[str, set[str]] = defaultdict(set)
+    for seed, codes, severity in doc_rule_rows(DOC, "commander-"):
+        for code in codes:
+            assert severity == CHECKS[code].severity.name[0], (code, severity)
+            lines_of[code] |= set(re.findall(r"L\d+", seed))
+    assert set(lines_of) == set(CHECKS)
+    for code, check in CHECKS.items():
+        assert set(re.findall(r"L\d+", check.rule)) <= lines_of[code], code
+
+
+def test_the_coverage_table_accounts_for_every_line_of_the_rules_text_once():
+    assert last_covered_line(DOC, "## Every line of the rules text", "L") == 431
 
 
 def test_exported_editor_schemas_accept_the_shipped_card_files(tmp_path):

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
-from conftest import ROOT, run_pnp, write_pack
+from conftest import ROOT, doc_rule_rows, last_covered_line, run_pnp, write_pack
 
 from generator.build import build
 from generator.cardfaces import lay_out_cards
@@ -37,6 +37,8 @@ from generator.localecheck import check_locale, localizer_for
 from generator.validate import validate
 
 GWAS = ROOT / "cards" / "gwas"
+BROKEN = ROOT / "tests" / "fixtures" / "gwas-broken"
+UNUSUAL = ROOT / "tests" / "fixtures" / "gwas-unusual"
 DOCS = ROOT / "docs" / "rules-gwas.md"
 CLASS_BOX = (3.0, 16.2, 57.5, 63.0)  # templates/gwas/classes.yaml
 MODIFIER_BOX = (4.0, 58.0, 55.5, 29.0)  # templates/gwas/reference.yaml
@@ -244,6 +246,7 @@ def test_speed_1_plus_is_reported_either_way(tmp_path):
 def test_a_side_without_fleet_counters_is_reported(tmp_path):
     findings = validate(_pack(tmp_path, drop="it-1")).findings
     assert [f.code for f in findings] == ["gwas-side-without-counters"]
+    assert findings[0].severity is Severity.ERROR
     assert "entente" in findings[0].message and _seed_cited(findings[0].message)
     assert findings[0].location.file.endswith("game.yaml")
 
@@ -262,9 +265,102 @@ def test_game_options_are_checked_where_written(tmp_path, value, code):
     assert findings[0].location.file.endswith("game.yaml") and findings[0].location.line >= 7
 
 
+# --- the broken and the unusual fixture packs ------------------------------------------------
+
+#: card of tests/fixtures/gwas-broken/cards.yaml -> (code, line, column) of its one finding
+BROKEN_AT = {
+    "capital-small": ("gwas-counter-capital-small", 10, 14),
+    "tegetthoff-wrong": ("gwas-seed-ship", 20, 14),
+    "rostock-slow": ("gwas-seed-ship", 30, 12),
+    "zenta-2": ("gwas-duplicate-name", 43, 11),
+    "leader-ambiguous": ("gwas-leader-flagship-ambiguous", 54, 15),
+    "contact-wrong-value": ("gwas-reference-modifier", 60, 16),
+    "gunnery-missing-row": ("gwas-reference-modifier", 75, 16),
+    "pursuit-extra-row": ("gwas-reference-modifier", 82, 16),
+    "submarine-wrong-rule": ("gwas-reference-rule", 91, 11),
+    "mtb-stray-number": ("gwas-reference-number", 98, 11),
+    "gunnery-en-value": ("gwas-reference-modifier", 104, 16),
+    "contact-en-number": ("gwas-reference-number", 112, 11),
+}
+
+
+@pytest.fixture(scope="module")
+def broken_findings():
+    return validate(BROKEN).findings
+
+
+def test_each_broken_fixture_card_raises_its_code_at_its_line_and_column(broken_findings):
+    found = {f.card: (f.code, f.location.line, f.location.column) for f in broken_findings}
+    assert len(found) == len(broken_findings), [f.as_text() for f in broken_findings]
+    assert found == BROKEN_AT
+    assert all(f.location.file.endswith("cards.yaml") and _seed_cited(f.message)
+               for f in broken_findings)
+
+
+def test_values_a_translation_changes_are_reported_with_its_locale(broken_findings):
+    by_card = {f.card: f for f in broken_findings}
+    assert by_card["gunnery-en-value"].locale == "en"
+    assert "'Short range +2'" in by_card["gunnery-en-value"].message
+    assert by_card["contact-en-number"].locale == "en"
+    assert "[5, 6]" in by_card["contact-en-number"].message
+    assert {f.card for f in broken_findings if f.locale} == {"gunnery-en-value",
+                                                              "contact-en-number"}
+
+
+def test_legal_but_unusual_cards_raise_nothing():
+    """Non-combat classes with guns, a capital ship's ally as flagship, counter overrides, the
+    seeds' own ships with accents, reference rows in another order or left out entirely..."""
+    checked = validate(UNUSUAL)
+    assert [f.as_text() for f in checked.findings] == []
+    assert len(checked.card_set.cards) == 28
+
+
+def test_a_language_without_row_words_is_compared_row_by_row(tmp_path):
+    """The tables know the rows' words in ru and en only; in another source language the rows
+    are read in the seeds' order."""
+    game = GAME.format(plus="false").replace("source_locale: ru", "source_locale: de")
+    table = r"Sturm −2\nSchwerer Sturm −1\nKlar +1\nFührer +1\nÜber 20 Schiffe +1\n" \
+            r"Nur AY, DD, TB −1\nAbfangen +2\nKaperfahrt ±1\nLuftschiff +2"
+    good = f"  - {{id: c, kind: reference, procedure: contact, title: K, modifiers: \"{table}\"}}\n"
+    assert [f.code for f in validate(_pack(tmp_path / "a", good, game=game)).findings] == []
+    swapped = good.replace("Sturm −2", "Sturm −1").replace("Schwerer Sturm −1",
+                                                            "Schwerer Sturm −2")
+    findings = validate(_pack(tmp_path / "b", swapped, game=game)).findings
+    assert [f.code for f in findings] == ["gwas-reference-modifier"] * 2
+    short = good.replace(r"\nLuftschiff +2", "")
+    (finding,) = validate(_pack(tmp_path / "c", short, game=game)).findings
+    assert "8 modifier line(s); the seeds give 9" in finding.message
+
+
+def _seed_lines(refs: str) -> set[str]:
+    """"003:298-311, 004:9" -> {"003:298-311", "004:9"}."""
+    return set(re.findall(r"00[34]:\d+(?:-\d+)?", refs))
+
+
+def test_the_docs_give_each_code_the_registry_severity_and_seed_lines():
+    lines_of: dict[str, set[str]] = {}
+    for seed, codes, severity in doc_rule_rows(DOCS, "gwas-"):
+        for code in codes:
+            assert severity == CHECKS[code].severity.name[0], (code, severity)
+            lines_of.setdefault(code, set()).update(_seed_lines(seed))
+    assert set(lines_of) == set(CHECKS)
+    for code, check in CHECKS.items():
+        assert _seed_lines(check.rule) <= lines_of[code], code
+
+
+@pytest.mark.parametrize(("seed", "last"), [("003", 353), ("004", 157)])
+def test_the_coverage_tables_account_for_every_seed_line_once(seed, last):
+    assert last_covered_line(DOCS, f"## Every line of seed {seed}", f"{seed}:") == last
+    for folder in (ROOT.parent, ROOT.parent.parent):  # main checkout or a worktree
+        seed_file = folder / "shared" / "seeds" / SEED_FILES[seed]
+        if seed_file.is_file():  # the seeds sit beside the repository on the team's machine
+            assert len(seed_file.read_text(encoding="utf-8").splitlines()) == last
+
+
 def test_every_check_has_a_test_and_a_row_in_the_docs():
     tested = set(BAD_CARDS) | {"gwas-reference-missing", "gwas-option-type",
-                               "gwas-option-unknown", "gwas-side-without-counters"}
+                               "gwas-option-unknown", "gwas-side-without-counters"} | \
+        {code for code, _, _ in BROKEN_AT.values()}
     assert tested == set(CHECKS)
     documented = set(re.findall(r"`(gwas-[a-z0-9-]+)`", DOCS.read_text(encoding="utf-8")))
     assert documented == set(CHECKS)

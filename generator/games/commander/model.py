@@ -184,6 +184,7 @@ class Upgrade(CommanderCard):
 class Commander(CommanderCard):
     initiative: int
     victory: str
+    archetype: str | None  # pirate | trader | procurator: a commander the rules name (L33-L37)
 
     TRANSLATABLE = ("name", "text", "victory")
 
@@ -271,8 +272,10 @@ def build_upgrade(data: Mapping[str, object], pack: str, source: SourceRef) -> U
 
 
 def build_commander(data: Mapping[str, object], pack: str, source: SourceRef) -> Commander:
+    archetype = data.get("archetype")
     return Commander(**_common(data, pack, source), initiative=int(data["initiative"]),
-                     victory=str(data.get("victory", "")))
+                     victory=str(data.get("victory", "")),
+                     archetype=None if archetype is None else str(archetype))
 
 
 def build_ability(data: Mapping[str, object], pack: str, source: SourceRef) -> Ability:

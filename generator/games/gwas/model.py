@@ -7,6 +7,7 @@ the way (``speed: 2`` and ``speed: "2"`` are the same speed).
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -18,6 +19,14 @@ from generator.games.gwas.tables import (
     SMALL_CLASSES,
 )
 from generator.model import Card, SourceRef
+
+
+def name_key(name: str) -> str:
+    """Ship names compare as a player reads them off the data sheet: case-, spacing- and
+    accent-blind ("Szent István" is "Szent Istvan")."""
+    folded = unicodedata.normalize("NFKD", name.casefold())
+    return " ".join("".join(ch for ch in folded if not unicodedata.combining(ch)).split())
+
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,11 +4,11 @@ the modifier tables of the reference cards)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
 from generator.games.gwas import icons
 from generator.games.gwas.faces import class_key
+from generator.games.gwas.printed import split_modifier
 from generator.games.gwas.tables import CLASS_ROWS
 from generator.layout.engine import FaceContext, text_ops
 from generator.layout.ops import Circle, Op, Rect, Text
@@ -194,15 +194,6 @@ def class_table(values: Mapping[str, object], box: Box, options: Options,
         ops += _text(ctx, code, code_box, code_style, size, ink, what="class table")
         ops += _text(ctx, name, name_box, name_style, size, ink, what="class table")
     return ops
-
-
-_VALUE = re.compile(r"^(.*\S)\s+([+\-\u2212\u00b1]?\d+(?:[+\u2013\-]\d*)?)$")
-
-
-def split_modifier(line: str) -> tuple[str, str]:
-    """``"Ясно +1"`` -> ("Ясно", "+1"); a line without a value at its end is a heading."""
-    match = _VALUE.match(line.strip())
-    return (match.group(1), match.group(2)) if match else (line.strip(), "")
 
 
 ModifierRow = tuple[str, str, Box, Box, Box]  # label, value, band, label box, value box

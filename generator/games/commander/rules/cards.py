@@ -6,6 +6,7 @@ value (critical damage below strength, mazer type against shield type) quietly s
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from generator.findings import Finding
@@ -18,6 +19,7 @@ from generator.games.commander.model import (
     SIZES,
     Ability,
     Combat,
+    Commander,
     CommanderCard,
     Ship,
     Situation,
@@ -62,10 +64,31 @@ OBJECT_HULL = check("commander-hull-not-station", "card", W, "L209, L213",
                     "captured), so only they need a hull")
 PROPER_NAME = check("commander-proper-name-not-allowed", "card", E, "L323",
                     "the proper-name line is printed on СК/ТК ships and space objects only")
-PROPER_NAME_MISSING = check("commander-proper-name-missing", "card", W, "L323",
+PROPER_NAME_MISSING = check("commander-proper-name-missing", "card", E, "L323",
                             "СК/ТК ships and space objects carry the proper-name line")
 VARIANTS = check("commander-ability-variants", "card", E, "L114",
-                 "an ability card has exactly two variants")
+                 "an ability card has exactly two variants, neither of them blank")
+VARIANTS_SAME = check("commander-ability-variants-same", "card", E, "L114",
+                      "the two variants of an ability card say different things (the player "
+                      "chooses one)")
+COST_ZERO = check("commander-cost-zero", "card", E, "L86, L90, L94, L98, L102, L133, L138",
+                  "a cost is a real cost: production costs at least 1 resource, and a chips or "
+                  "resources cost written on a tactical or situation card is at least 1")
+TEXT_MISSING = check("commander-text-missing", "card", E, "L98, L106, L110",
+                     "a text the rules rely on is not blank: a tactical card's (when it is "
+                     "played), an upgrade's (the properties it gives), a commander's (its "
+                     "abilities)")
+PROPERTY_REQUIRES = check("commander-property-requires", "card", E, "L285, L289",
+                          "a smuggling run is a commercial run to a hostile object: a ship with "
+                          "smuggling_run also has commercial_run")
+CREW_NO_SIZE = check("commander-crew-quality-no-crew", "card", W, "L86, L257",
+                     "a crew quality belongs to a crew: not on a card of crew size 0 (no crew)")
+RUN_YIELD = check("commander-commercial-run-yield", "card", W, "L132, L285",
+                  "a ship with commercial_run says in its text what a run brings, with the "
+                  "resource or action-chip icon")
+AMOUNT_IN_WORDS = check("commander-amount-in-words", "card", W, "L132",
+                        "card texts write amounts of resources and action chips with their "
+                        "icons ({resource}, {action-chip}), not in words")
 TACTICAL_COST = check("commander-tactical-cost", "card", E, "L98",
                       "a tactical card costs action chips and/or a D6 roll")
 SITUATION_COST = check("commander-situation-cost", "card", E, "L102",
@@ -74,6 +97,13 @@ SITUATION_CHOICE = check("commander-situation-cost-choice", "card", W, "L102",
                          "a situation card names one way to pay (resources, chips or D6)")
 
 __all__ = ["check_cards"]
+
+#: an amount of resources or action chips written in words, per source language (L132: card
+#: texts show them as symbols); production and damage chips have no symbol and are left alone
+AMOUNT_WORDS = {
+    "ru": re.compile(r"\b\d+\s+(?:ресурс\w*|фиш\w*\s+действи\w*)", re.IGNORECASE),
+    "en": re.compile(r"\b\d+\s+(?:resources?\b|action[\s-]+chips?\b)", re.IGNORECASE),
+}
 
 
 #: the rule line of each field written in letter codes, for wrong-script findings
@@ -112,7 +142,10 @@ def _hull(card: CommanderCard, combat: Combat) -> Iterator[Finding]:
                        f"damage, e.g. \"{parsed.strength}({max(parsed.strength // 2, 1)})\"",
                        where, card.id)
         return
-    if parsed.critical >= parsed.strength:
+    if parsed.critical < 1:
+        yield CRITICAL(f"hull {combat.hull!r}: critical damage 0 sends the card to the losses "
+                       "after every battle, even undamaged; it is at least 1", where, card.id)
+    elif parsed.critical >= parsed.strength:
         yield CRITICAL(f"hull {combat.hull!r}: critical damage {parsed.critical} is not below "
                        f"strength {parsed.strength}", where, card.id)
 
@@ -174,6 +207,10 @@ def _combat(card: CommanderCard, combat: Combat) -> Iterator[Finding]:
         yield CREW_MISSING(f"crew_size {combat.crew_size} without a crew quality (Н "
                            "inexperienced, В veterans, Э elite); boarding needs it",
                            card.source.of("crew_size"), card.id)
+    if combat.crew is not None and not combat.crew_size:
+        yield CREW_NO_SIZE(f"crew quality {combat.crew!r} on a card with crew size "
+                           f"{combat.crew_size or 0}: no crew, so no quality (and it cannot be "
+                           "boarded)", card.source.of("crew"), card.id)
     if not isinstance(card, Ship) and combat.speed not in (None, 0):
         yield SPEED(f"speed {combat.speed}: a {card.kind.replace('_', ' ')} does not move and "
                     "fights with speed 0", card.source.of("speed"), card.id)
@@ -181,6 +218,16 @@ def _combat(card: CommanderCard, combat: Combat) -> Iterator[Finding]:
 
 def _ship(ship: Ship) -> Iterator[Finding]:
     yield from _letter(ship, "size", ship.size, SIZES, "size", SIZE)
+    if "smuggling_run" in ship.properties and "commercial_run" not in ship.properties:
+        yield PROPERTY_REQUIRES("properties has smuggling_run without commercial_run: only a "
+                                "ship able to make commercial runs makes a smuggling one",
+                                ship.source.of("properties"), ship.id)
+    if "commercial_run" in ship.properties and not any(
+            icon in ship.text for icon in ("{resource}", "{action-chip}")):
+        yield RUN_YIELD("commercial_run, but the text names no {resource} or {action-chip} "
+                        "that a run brings: the rules leave the yield to the ship's properties",
+                        ship.source.of("text") if ship.text else ship.source.of("properties"),
+                        ship.id)
     if ship.proper_name_line and ship.size not in NAMED_SIZES:
         yield PROPER_NAME(f"proper_name_line on a {ship.size} ship; only medium (СК) and heavy "
                           "(ТК) ships carry it", ship.source.of("proper_name_line"), ship.id)
@@ -210,7 +257,28 @@ def _d6_field(card: CommanderCard, value: str | None) -> Iterator[Finding]:
             yield from _report(card, "d6", parsed, D6)
 
 
+#: kinds brought into play by production (resources spent, L133) and the line that says so
+PRODUCED = {"ship": "L86, L133", "space_object": "L90, L133", "ground_unit": "L94, L133",
+            "military_building": "L94, L133", "civil_building": "L94, L133",
+            "upgrade": "L106, L133"}
+
+
+def _zero_costs(card: CommanderCard) -> Iterator[Finding]:
+    """A cost field that is present but costs nothing: presence is not a price."""
+    if card.kind in PRODUCED and getattr(card, "cost", 1) == 0:
+        yield COST_ZERO("cost 0: a card built in the production phase is paid for in resources "
+                        "(at least one production chip goes on it, L138); the lowest cost is 1",
+                        card.source.of("cost"), card.id, rule=PRODUCED[card.kind] + ", L138")
+    line = "L98" if isinstance(card, Tactical) else "L102"
+    for name in ("chips", "resources"):
+        if isinstance(card, Tactical | Situation) and getattr(card, name, None) == 0:
+            yield COST_ZERO(f"{name}: 0 is no cost; give an amount of at least 1, or leave "
+                            "the field out and let the card cost its other price",
+                            card.source.of(name), card.id, rule=line)
+
+
 def _payment(card: CommanderCard) -> Iterator[Finding]:
+    yield from _zero_costs(card)
     if isinstance(card, Tactical):
         yield from _d6_field(card, card.d6)
         if card.chips is None and card.d6 is None:
@@ -240,24 +308,73 @@ def _texts(card: CommanderCard) -> Iterator[Finding]:
                     f"{key} quotes {parsed.message}", parsed.script), D6)
 
 
-def _card(card: CommanderCard) -> Iterator[Finding]:
+def _same_words(text: str) -> str:
+    """A variant as a reader compares it: case, spacing, ё/е and end punctuation aside."""
+    return " ".join(text.casefold().replace("ё", "е").split()).rstrip(".!;")
+
+
+def _ability(card: Ability) -> Iterator[Finding]:
+    written = [v for v in card.variants if v.strip()]
+    where = card.source.of("variants")
+    if len(card.variants) != 2 or len(written) != 2:
+        blank = len(card.variants) - len(written)
+        why = f", {blank} of them blank" if blank else ""
+        yield VARIANTS(f"{len(card.variants)} variant(s){why}; an ability card offers exactly "
+                       "two, of which the player names one when playing it", where, card.id)
+    elif _same_words(written[0]) == _same_words(written[1]):
+        yield VARIANTS_SAME("the two variants say the same thing; the player's choice between "
+                            "them would be no choice", where, card.id)
+
+
+#: kinds whose text the rules rely on, the line that says what it holds, and what it holds
+NEEDS_TEXT = {"tactical": ("L98", "when the card is played and what it does"),
+              "upgrade": ("L106", "the properties the upgraded card gains")}
+
+
+def _required_text(card: CommanderCard) -> Iterator[Finding]:
+    if card.kind in NEEDS_TEXT and not card.text.strip():
+        line, holds = NEEDS_TEXT[card.kind]
+        yield TEXT_MISSING(f"the text of this {card.kind} card is blank; it says {holds}",
+                           card.source.of("text"), card.id, rule=line)
+    if isinstance(card, Commander) and not card.text.strip() and not card.victory.strip():
+        yield TEXT_MISSING("a commander card with neither abilities (text) nor a victory "
+                           "condition: every commander has abilities of its own",
+                           card.source.of("text"), card.id, rule="L21, L110")
+
+
+def _amounts_in_words(card: CommanderCard, language: str) -> Iterator[Finding]:
+    pattern = AMOUNT_WORDS.get(language)
+    if pattern is None:
+        return
+    for attribute, text in card.text_fields().items():
+        match = pattern.search(text)
+        if match:
+            yield AMOUNT_IN_WORDS(f"{card.yaml_key(attribute)} writes '{match.group(0)}' in "
+                                  "words; print the amount with its icon, e.g. '2 {resource}' "
+                                  "or '1 {action-chip}'", card.source.of(card.yaml_key(attribute)),
+                                  card.id)
+
+
+def _card(card: CommanderCard, language: str) -> Iterator[Finding]:
     if isinstance(card, ARMED):
         yield from _combat(card, card.combat)
     if isinstance(card, Ship):
         yield from _ship(card)
     elif isinstance(card, SpaceObject):
         yield from _space_object(card)
-    elif isinstance(card, Ability) and len(card.variants) != 2:
-        yield VARIANTS(f"{len(card.variants)} variant(s); an ability card offers exactly two, "
-                       "of which the player names one when playing it",
-                       card.source.of("variants"), card.id)
+    elif isinstance(card, Ability):
+        yield from _ability(card)
     yield from _payment(card)
+    yield from _required_text(card)
     yield from _texts(card)
+    yield from _amounts_in_words(card, language)
 
 
 def check_cards(card_set: CardSet) -> list[Finding]:
     findings: list[Finding] = []
-    for card in card_set.cards:
-        if isinstance(card, CommanderCard):
-            findings.extend(_card(card))
+    for pack in card_set.packs:
+        language = pack.manifest.source_locale
+        for card in pack.cards:
+            if isinstance(card, CommanderCard):
+                findings.extend(_card(card, language))
     return findings

@@ -22,7 +22,8 @@ SERIAL_TOTAL = check("commander-serial-total", "release", E, "L319",
 SERIAL_GAP = check("commander-serial-gap", "release", W, "L319",
                    "the numbers of a release run from 1 to its size without gaps")
 NAME_SHARED = check("commander-name-shared", "release", W, "L45, L309",
-                    "distinct cards have distinct names (the 4-copy limit counts cards by name)")
+                    "distinct cards have distinct names, in a pack and across a base pack and "
+                    "its expansions (the 4-copy limit counts cards by name, ё as е)")
 
 RELEASE_SIZE = "release_size"
 
@@ -65,21 +66,25 @@ def _numbers(pack: Pack) -> Iterator[Finding]:
             yield SERIAL_GAP(f"no card has number(s) {shown}", where)
 
 
-def _names(pack: Pack) -> Iterator[Finding]:
+def _names(card_set: CardSet) -> Iterator[Finding]:
+    """Across the base pack and its expansions too: a deck mixes them, and the 4-copy limit
+    counts an expansion's card together with a base card of the same name."""
     first: dict[str, CommanderCard] = {}
-    for card in pack.cards:
+    for card in card_set.cards:
         if not isinstance(card, CommanderCard):
             continue
         other = first.setdefault(name_key(card.name), card)
-        if other is not card:
-            yield NAME_SHARED(f"'{card.name}' is also the name of card '{other.id}'; a deck "
-                              "may hold 4 cards of one name in all, so the two count "
-                              "together", card.source.of("name"), card.id)
+        if other is card:
+            continue
+        where = "" if other.pack == card.pack else f" of pack '{other.pack}'"
+        yield NAME_SHARED(f"'{card.name}' is also the name of card '{other.id}'{where}; a deck "
+                          "may hold 4 cards of one name in all, so the two count together",
+                          card.source.of("name"), card.id)
 
 
 def check_release(card_set: CardSet) -> list[Finding]:
     findings: list[Finding] = []
     for pack in card_set.packs:
         findings.extend(_numbers(pack))
-        findings.extend(_names(pack))
+    findings.extend(_names(card_set))
     return findings

@@ -7,14 +7,16 @@ import difflib
 from collections.abc import Iterator
 
 from generator.findings import Finding
-from generator.games.gwas.model import Airship, Mtb, Ship, Submarine
+from generator.games.gwas.model import Airship, Mtb, Ship, Submarine, name_key
 from generator.games.gwas.rules.options import ALLOW_SPEED_1_PLUS, Options, options_of
 from generator.games.gwas.rules.registry import E, W, check
 from generator.games.gwas.tables import (
+    CAPITAL,
     CLASS_GROUPS,
     LARGE,
     MTB_DECK_TORPEDOES,
     NONCOMBAT,
+    SEED_SHIPS,
     SMALL,
     SPEED_1_PLUS,
     SPEEDS,
@@ -44,6 +46,13 @@ MTB_TORPEDOES = check("gwas-mtb-torpedoes", "card", E, "004:121",
                       "a motor torpedo boat has exactly two deck-mounted torpedo factors")
 AIRSHIP_MOVE = check("gwas-airship-movement", "card", E, "004:77",
                      "an airship's card gives its movement in zones a turn (1 or more)")
+CAPITAL_SMALL = check("gwas-counter-capital-small", "card", E, "003:176, 003:228",
+                      "a capital ship (основной боевой корабль) is a large ship: never on a "
+                      "small-ship counter")
+SEED_SHIP = check("gwas-seed-ship", "card", E, "003:240, 004:137",
+                  "a ship the seeds give values for (Tegetthoff 8-3-1 not italic, Szent István "
+                  "a dreadnought, Rostock and Frankfurt speed 2, Canada and Superb speed 1) "
+                  "prints those values")
 
 
 def _class_findings(ship: Ship) -> Iterator[Finding]:
@@ -76,9 +85,29 @@ def _gunnery_findings(ship: Ship) -> Iterator[Finding]:
         yield LARGE_GUNNERY(f"gunnery '{written}' on a large-ship counter ({how}) gives "
                             f"{len(ship.gunnery)} factor(s); write primary-secondary-tertiary, "
                             "e.g. 8-3-1", where("gunnery"), cid)
+    if ship.counter == SMALL and CLASS_GROUPS.get(ship.ship_class) == CAPITAL:
+        yield CAPITAL_SMALL(f"counter: small on a {ship.ship_class}, a capital class in the "
+                            "class table; a capital ship has primary, secondary and tertiary "
+                            "guns on a large counter", where("counter"), cid)
     if ship.ships > 1 and ship.counter == LARGE:
         yield GROUP_OF_LARGE(f"ships: {ship.ships} on a large-ship counter; only groups of "
                              "small ships share a counter", where("ships"), cid)
+
+
+def _seed_ship_findings(ship: Ship) -> Iterator[Finding]:
+    facts = SEED_SHIPS.get(name_key(ship.name))
+    if facts is None:
+        return
+    cid = ship.id
+    printed = {"class": (facts.ship_class, ship.ship_class),
+               "gunnery": (facts.gunnery, ship.gunnery),
+               "speed": (facts.speed, ship.speed), "italic": (facts.italic, ship.italic)}
+    for key, (given, card) in printed.items():
+        if given is not None and given != card:
+            shown = "-".join(map(str, given)) if isinstance(given, tuple) else given
+            written = "-".join(map(str, card)) if isinstance(card, tuple) else card
+            yield SEED_SHIP(f"{ship.name}: {key} {written!s}; the seeds give {ship.name} "
+                            f"{key} {shown!s}", ship.source.of(key), cid, rule=facts.seed)
 
 
 def _speed_findings(ship: Ship, options: Options) -> Iterator[Finding]:
@@ -117,7 +146,7 @@ def check_cards(card_set: CardSet) -> list[Finding]:
         for card in pack.cards:
             if isinstance(card, Ship):
                 findings += [*_class_findings(card), *_gunnery_findings(card),
-                             *_speed_findings(card, options)]
+                             *_speed_findings(card, options), *_seed_ship_findings(card)]
             elif isinstance(card, Submarine | Mtb):
                 findings += _torpedo_findings(card)
             elif isinstance(card, Airship) and (card.movement is None or card.movement < 1):

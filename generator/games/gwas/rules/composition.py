@@ -1,5 +1,5 @@
-"""Set-level and cross checks: fleet counters per side, leaders and their flagships, the
-reference cards a pack prints, ship names, and the pack's game options."""
+"""Set-level and cross checks: fleet counters per side, leaders and their flagships, ship
+names, and the pack's game options."""
 
 from __future__ import annotations
 
@@ -7,32 +7,31 @@ from collections import defaultdict
 from collections.abc import Iterator
 
 from generator.findings import Finding
-from generator.games.gwas.model import FleetCounter, Leader, Reference, Ship, Unit
+from generator.games.gwas.model import FleetCounter, Leader, Ship, name_key
 from generator.games.gwas.rules.options import check_options
 from generator.games.gwas.rules.registry import E, W, check
-from generator.games.gwas.tables import PROCEDURES
 from generator.model import CardSet
 
 COUNTER_NUMBER = check("gwas-counter-number", "set", E, "003:194, 003:240",
                        "fleet counter numbers are unique on each side (orders name fleets by "
                        "number)")
-NO_COUNTERS = check("gwas-side-without-counters", "set", W, "003:194, 003:276",
-                    "a side with units has fleet counters (no more fleets than counters)")
+NO_COUNTERS = check("gwas-side-without-counters", "set", E, "003:194, 003:232, 003:276",
+                    "a side with ship cards has fleet counters: only fleet counters go on the "
+                    "operational map, and a side has no more fleets than counters")
 FLAGSHIP = check("gwas-leader-flagship", "cross", E, "004:59",
                  "a leader's flagship is a ship card of the set")
 FLAGSHIP_SIDE = check("gwas-leader-side", "cross", E, "004:59",
                       "a leader's flagship belongs to the leader's side")
-REFERENCE = check("gwas-reference-missing", "set", W,
-                  "003:228, 003:270, 003:284, 003:329, 004:21, 004:127",
-                  "a base pack prints a reference card for every procedure the seeds give in "
-                  "full (contact, pursuit, gunnery, submarine, MTB) and for the class table")
+FLAGSHIP_AMBIGUOUS = check("gwas-leader-flagship-ambiguous", "cross", E, "004:59",
+                           "a leader's flagship names one ship of his side, not several (a "
+                           "name reused across a base pack and an expansion included)")
 SHIP_NAME = check("gwas-duplicate-name", "set", W, "004:59",
                   "each ship name is on one card only (leaders name their flagship)")
 
 
 def _counters(card_set: CardSet) -> Iterator[Finding]:
     first: dict[tuple[str, int], FleetCounter] = {}
-    sides_with_units: dict[str, Unit] = {}
+    sides_with_ships: dict[str, Ship] = {}
     sides_with_counters: set[str] = set()
     for card in card_set.cards:
         if isinstance(card, FleetCounter):
@@ -45,12 +44,14 @@ def _counters(card_set: CardSet) -> Iterator[Finding]:
                                      f"{', count ' + str(card.count) if card.count > 1 else ''})",
                                      card.source.of("number"), card.id)
             first.setdefault(key, card)
-        elif isinstance(card, Unit) and not isinstance(card, Leader):
-            sides_with_units.setdefault(card.side, card)
-    for side, unit in sides_with_units.items():
+        elif isinstance(card, Ship):
+            # submarines and MTBs hold patrol zones and airships fly alone (004:3, 004:77,
+            # 004:109): only ships move in fleets
+            sides_with_ships.setdefault(card.side, card)
+    for side, ship in sides_with_ships.items():
         if side not in sides_with_counters:
-            yield NO_COUNTERS(f"side {side} has units (first: '{unit.id}') but no fleet "
-                              "counters to move them on the operational map",
+            yield NO_COUNTERS(f"side {side} has ship cards (first: '{ship.id}') but no fleet "
+                              "counters: its ships cannot go on the operational map",
                               card_set.base.manifest.location)
 
 
@@ -58,29 +59,25 @@ def _leaders(card_set: CardSet) -> Iterator[Finding]:
     ships: dict[str, list[Ship]] = defaultdict(list)
     for card in card_set.cards:
         if isinstance(card, Ship):
-            ships[card.name.casefold()].append(card)
+            ships[name_key(card.name)].append(card)
     for card in card_set.cards:
         if not isinstance(card, Leader):
             continue
         where = card.source.of("flagship")
-        named = ships.get(card.flagship.casefold(), [])
+        named = ships.get(name_key(card.flagship), [])
+        own = [ship for ship in named if ship.side == card.side]
         if not named:
             yield FLAGSHIP(f"flagship '{card.flagship}' is not the name of any ship card",
                            where, card.id)
-        elif not any(ship.side == card.side for ship in named):
+        elif not own:
             yield FLAGSHIP_SIDE(f"flagship '{card.flagship}' is a ship of side {named[0].side}; "
                                 f"leader '{card.id}' ({card.nation}) is of side {card.side}",
                                 where, card.id)
-
-
-def _references(card_set: CardSet) -> Iterator[Finding]:
-    if card_set.base.manifest.extends is not None:
-        return
-    printed = {card.procedure for card in card_set.cards if isinstance(card, Reference)}
-    missing = [name for name in PROCEDURES if name not in printed]
-    if missing:
-        yield REFERENCE(f"no reference card for: {', '.join(missing)}",
-                        card_set.base.manifest.location)
+        elif len(own) > 1:
+            cards = ", ".join(f"'{ship.id}' ({ship.source.location})" for ship in own)
+            yield FLAGSHIP_AMBIGUOUS(f"flagship '{card.flagship}' names {len(own)} ship cards "
+                                     f"of side {card.side}: {cards}; a leader sits on one ship",
+                                     where, card.id)
 
 
 def _names(card_set: CardSet) -> Iterator[Finding]:
@@ -88,7 +85,7 @@ def _names(card_set: CardSet) -> Iterator[Finding]:
     for card in card_set.cards:
         if not isinstance(card, Ship):
             continue
-        key = " ".join(card.name.casefold().split())
+        key = name_key(card.name)
         if key in first:
             yield SHIP_NAME(f"'{card.name}' is already the name of card '{first[key].id}'",
                             card.source.of("name"), card.id)
@@ -99,5 +96,4 @@ def check_composition(card_set: CardSet) -> list[Finding]:
     findings: list[Finding] = []
     for pack in card_set.packs:
         findings += check_options(pack)
-    return [*findings, *_counters(card_set), *_leaders(card_set), *_references(card_set),
-            *_names(card_set)]
+    return [*findings, *_counters(card_set), *_leaders(card_set), *_names(card_set)]

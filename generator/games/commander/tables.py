@@ -1,0 +1,35 @@
+"""Путь Командора facts that card texts print and the checks hold them to, each with the seed
+line it is from (seed 002, "rules L33").
+
+The rules name three commanders with an extra victory condition (L29-L41). A commander card of
+that archetype prints its condition in the pack's words; the number in it is the rule's, so the
+validator compares it with the table here, in the source and in every translation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+
+@dataclass(frozen=True, slots=True)
+class Archetype:
+    """A named commander of the rules and the one number of its extra victory condition."""
+
+    rule: str
+    number: int
+    what: str  # the condition in English words, for messages and docs
+    names: Mapping[str, str]  # the rules' name of the commander, per source language
+
+
+ARCHETYPES: Mapping[str, Archetype] = MappingProxyType({
+    "pirate": Archetype("L33", 70, "enemy losses worth more than 70 resources at the end of a "
+                                   "battle phase", MappingProxyType({"ru": "Пират",
+                                                                     "en": "Pirate"})),
+    "trader": Archetype("L35", 7, "7 or more commercial-run chips at the start of a turn",
+                        MappingProxyType({"ru": "Торговец", "en": "Trader"})),
+    "procurator": Archetype("L37", 5, "5 or more unblocked space objects under control at the "
+                                      "start of a turn",
+                            MappingProxyType({"ru": "Прокуратор", "en": "Procurator"})),
+})

@@ -1,0 +1,154 @@
+"""Reference cards held to the engine's tables: what a card prints about a procedure (its rule
+number, its modifier table, the numbers of its text) must be what ``tables.PROCEDURES`` says, in
+the card file and in every translation the pack prints.
+
+A reference card retells the seeds in the pack's own words, so its wording is free; its values
+are not. A player reads "Ясно +1" off the card, not the rule book: a card that says "+2" changes
+the game as surely as a wrong ship factor.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+
+from generator.findings import Finding
+from generator.games.gwas.model import Reference
+from generator.games.gwas.printed import (
+    knows_locale,
+    modifier_lines,
+    numbers_in,
+    plain_value,
+    row_named,
+)
+from generator.games.gwas.rules.registry import E, W, check
+from generator.games.gwas.tables import PROCEDURES, Modifier, Procedure
+from generator.location import Location
+from generator.model import CardSet
+from generator.translations import printed_texts
+
+REFERENCE = check("gwas-reference-missing", "set", W,
+                  "003:228, 003:270, 003:284, 003:329, 004:21, 004:127",
+                  "a base pack prints a reference card for every procedure the seeds give in "
+                  "full (contact, pursuit, gunnery, submarine, MTB) and for the class table")
+RULE = check("gwas-reference-rule", "card", E, "003:151, 003:270, 003:284, 003:325, 004:21",
+             "a reference card prints the rule number the seeds give its procedure")
+MODIFIER = check("gwas-reference-modifier", "card", E,
+                 "003:270, 003:298-311, 003:339, 003:343, 004:29-47, 004:127-135",
+                 "a printed modifier table is the procedure's whole table, each value as the "
+                 "seeds give it, in every language")
+NUMBER = check("gwas-reference-number", "card", E,
+               "003:270, 003:284, 003:329, 004:9-47, 004:109-135",
+               "a reference text prints only numbers its procedure's rules state, and a "
+               "translation prints the same numbers as the source")
+
+__all__ = ["check_references"]
+
+
+def _where(locale: str | None) -> str:
+    return f"the {locale} translation of " if locale else ""
+
+
+def _listing(rows: tuple[Modifier, ...]) -> str:
+    return "; ".join(f"{row.what} {row.value}" for row in rows)
+
+
+def _by_words(lines: list[tuple[str, str]], procedure: Procedure, locale: str
+              ) -> Iterator[tuple[str, Modifier | None, str]]:
+    """(problem, row, seed line) for lines told apart by their words; then the rows no line
+    printed."""
+    seen: set[str] = set()
+    for label, value in lines:
+        row = row_named(label, procedure, locale)
+        printed = f"'{label} {value}'" if value else f"'{label}'"
+        if row is None:
+            yield (f"{printed} is no modifier of this procedure; the seeds give: "
+                   f"{_listing(procedure.modifiers)}", None, procedure.seed)
+        elif row.key in seen:
+            yield f"{printed} prints the row '{row.what}' a second time", row, row.seed
+        elif plain_value(value) != row.value:
+            yield (f"{printed}: the seeds give {row.what} {row.value}, not "
+                   f"{value or 'no value'}", row, row.seed)
+        if row is not None:
+            seen.add(row.key)
+    missing = tuple(row for row in procedure.modifiers if row.key not in seen)
+    if missing:
+        yield (f"the table lacks {_listing(missing)}; a player reads the card as the whole "
+               "table", None, ", ".join(row.seed for row in missing))
+
+
+def _by_position(lines: list[tuple[str, str]], procedure: Procedure
+                 ) -> Iterator[tuple[str, Modifier | None, str]]:
+    """For a language the tables have no words for: the seeds' rows in the seeds' order."""
+    rows = procedure.modifiers
+    if len(lines) != len(rows):
+        yield (f"{len(lines)} modifier line(s); the seeds give {len(rows)}: "
+               f"{_listing(rows)}", None, procedure.seed)
+    for (label, value), row in zip(lines, rows, strict=False):
+        if plain_value(value) != row.value:
+            yield (f"'{label} {value}': row {rows.index(row) + 1} of the seeds' table is "
+                   f"{row.what} {row.value}", row, row.seed)
+
+
+def _modifiers(card: Reference, procedure: Procedure, locale: str | None, text: str,
+               where: Location, source_locale: str) -> Iterator[Finding]:
+    lines = modifier_lines(text)
+    if not lines:
+        return  # a card without a table prints nothing to disagree with
+    language = locale or source_locale
+    problems = _by_words(lines, procedure, language) if knows_locale(procedure, language) \
+        else _by_position(lines, procedure)
+    for problem, _, seed in problems:
+        yield MODIFIER(f"{_where(locale)}{card.procedure} modifiers: {problem}", where, card.id,
+                       rule=seed, locale=locale)
+
+
+def _numbers(card: Reference, procedure: Procedure, locale: str | None, text: str,
+             source: list[int], where: Location) -> Iterator[Finding]:
+    printed = numbers_in(text)
+    if locale is None:
+        strays = sorted({n for n in printed if n not in procedure.numbers})
+        if strays:
+            allowed = ", ".join(map(str, sorted(procedure.numbers)))
+            yield NUMBER(f"{card.procedure} text prints {', '.join(map(str, strays))}, which "
+                         f"the {card.procedure} rules never state (they state {allowed})",
+                         where, card.id, rule=procedure.seed)
+    elif Counter(printed) != Counter(source):
+        yield NUMBER(f"the {locale} translation of the {card.procedure} text prints the numbers "
+                     f"{printed}; the source prints {source}", where, card.id,
+                     rule=procedure.seed, locale=locale)
+
+
+def _reference(card_set: CardSet, card: Reference) -> Iterator[Finding]:
+    procedure = PROCEDURES.get(card.procedure)
+    if procedure is None:
+        return
+    if card.rule and procedure.rule and card.rule != procedure.rule:
+        yield RULE(f"rule '{card.rule}' printed for the {card.procedure} procedure, which the "
+                   f"seeds number {procedure.rule}", card.source.of("rule"), card.id,
+                   rule=procedure.seed)
+    source_locale = card_set.base.manifest.source_locale
+    for locale, text in printed_texts(card_set, card, "modifiers"):
+        yield from _modifiers(card, procedure, locale, text, card.source.of("modifiers"),
+                              source_locale)
+    source = numbers_in(card.text)
+    for locale, text in printed_texts(card_set, card, "text"):
+        yield from _numbers(card, procedure, locale, text, source, card.source.of("text"))
+
+
+def _missing(card_set: CardSet) -> Iterator[Finding]:
+    if card_set.base.manifest.extends is not None:
+        return
+    printed = {card.procedure for card in card_set.cards if isinstance(card, Reference)}
+    missing = [name for name in PROCEDURES if name not in printed]
+    if missing:
+        yield REFERENCE(f"no reference card for: {', '.join(missing)}",
+                        card_set.base.manifest.location)
+
+
+def check_references(card_set: CardSet) -> list[Finding]:
+    findings = list(_missing(card_set))
+    for card in card_set.cards:
+        if isinstance(card, Reference):
+            findings += _reference(card_set, card)
+    return findings
