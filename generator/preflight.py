@@ -147,9 +147,14 @@ def stroke_problems(face: FaceLayout, min_pt: float) -> list[Problem]:
 
 
 def _font_name(font: ctypes.c_void_p) -> str:
-    size = pdfium_raw.FPDFFont_GetBaseFontName(font, None, 0)
+    """The font's PostScript name (older pdfium builds only have its family name)."""
+    getter = getattr(pdfium_raw, "FPDFFont_GetBaseFontName", None) or getattr(
+        pdfium_raw, "FPDFFont_GetFamilyName", None)
+    if getter is None:
+        return "unnamed"
+    size = getter(font, None, 0)
     buffer = ctypes.create_string_buffer(size)
-    pdfium_raw.FPDFFont_GetBaseFontName(font, buffer, size)
+    getter(font, buffer, size)
     return buffer.value.decode("utf-8", "replace") or "unnamed"
 
 
