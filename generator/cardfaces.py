@@ -13,8 +13,9 @@ from generator.findings import Finding, error, warning
 from generator.games.base import Game
 from generator.layout.engine import FaceContext, FaceLayout, layout_face
 from generator.layout.symbols import set_mark_widget
-from generator.layout.template import load_palette, load_template
+from generator.layout.template import TemplateError
 from generator.localize import Localizer
+from generator.location import Location
 from generator.model import Card, CardSet
 
 FaceKey = tuple[str, str]  # (template name, card id or "*" for a shared face)
@@ -51,7 +52,7 @@ def lay_out_cards(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm:
     """Lay out the front and back of every card of ``card_set`` in ``localizer``'s locale;
     ``on_card`` is called after each card (a progress bar counts them)."""
     assert game.faces is not None
-    palette = load_palette(game.name, "ink_saver" if ink_saver else "normal")
+    palette = game.palette("ink_saver" if ink_saver else "normal")
     widgets = {"set_mark": set_mark_widget, **game.faces.widgets}
     result = CardFaces()
     for card in card_set.cards:
@@ -59,7 +60,7 @@ def lay_out_cards(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm:
         manifest = card_set.manifest_of(card)
         for side, choose, table in (("front", game.faces.front_template, result.fronts),
                                     ("back", game.faces.back_template, result.backs)):
-            template = load_template(game.name, choose(card))
+            template = game.template(choose(card))
             key: FaceKey = (template.name, "*" if template.shared else card.id)
             table[card.id] = key
             if key in result.layouts:
@@ -71,7 +72,17 @@ def lay_out_cards(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm:
             ctx = FaceContext(palette=palette, manifest=manifest, locale=localizer.locale,
                               label=localizer.label, widgets=widgets,
                               icons=game.faces.icons, bleed_mm=bleed_mm)
-            layout = layout_face(template, values, ctx)
+            if game.data is not None:
+                game.data.prepare(ctx, card)
+            try:
+                layout = layout_face(template, values, ctx)
+            except TemplateError as exc:
+                if game.data is None:  # a built-in template is ours: a bug, not a finding
+                    raise
+                result.findings.append(error("bad-template", str(exc), exc.location
+                                             or Location(template.file), card.id,
+                                             localizer.locale))
+                layout = FaceLayout(template.width_mm, template.height_mm)
             result.layouts[key] = layout
             _report(layout, card, localizer, side, result.findings)
         if on_card is not None:

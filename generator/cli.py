@@ -364,6 +364,27 @@ def new_command(folder: Path, name: str | None) -> None:
                f"next: read {shown}/README.md, then run  pnp validate {shown}")
 
 
+@cli.command("rules")
+@PACK_ARG
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text")
+def rules_command(pack: Path, output_format: str) -> None:
+    """List every rule PACK is checked against (code, scope, severity, cites, message)."""
+    import json
+
+    from generator.ruletable import render_rows, rule_rows
+
+    load = load_pack(pack)
+    if load.game is None:
+        click.echo(render_text(load.findings), err=True)
+        sys.exit(EXIT_FINDINGS)
+    rows = rule_rows(load.game)
+    if output_format == "json":
+        click.echo(json.dumps({"game": load.game.name, "rules": [r.as_json() for r in rows]},
+                              ensure_ascii=False, indent=2))
+    else:
+        click.echo(render_rows(rows))
+
+
 def main() -> None:
     try:
         cli.main(standalone_mode=False)

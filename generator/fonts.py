@@ -25,17 +25,40 @@ FONT_FILES: dict[str, tuple[str, str, str]] = {
 }
 
 DEFAULT_STYLE = "regular"
+#: a pack's own font is the style ``file:<absolute path>`` (see :func:`pack_font_style`)
+FILE_STYLE = "file:"
 
 
 def font_path(style: str) -> Path:
+    if style.startswith(FILE_STYLE):
+        return Path(style[len(FILE_STYLE):])
     package, file, _ = FONT_FILES[style]
     return Path(str(resources.files(package).joinpath("files", file)))
+
+
+def pack_font_style(path: Path) -> str:
+    """Register a pack's TrueType file and return the style name templates print it with.
+
+    Raises ``ValueError`` with a readable reason when the file is not a usable TrueType font
+    (ReportLab embeds TrueType outlines only, as subsets)."""
+    style = f"{FILE_STYLE}{path.resolve()}"
+    try:
+        font_name(style)
+    except Exception as exc:  # ReportLab's TTFError and whatever a damaged file provokes
+        raise ValueError(str(exc).splitlines()[0][:160] or type(exc).__name__) from None
+    return style
 
 
 @cache
 def font_name(style: str) -> str:
     """Register the style's TrueType font with ReportLab (once) and return its name."""
-    _, _, name = FONT_FILES[style]
+    if style.startswith(FILE_STYLE):
+        import hashlib
+
+        path = font_path(style)
+        name = "PackFont-" + hashlib.sha1(str(path).encode("utf-8")).hexdigest()[:12]
+    else:
+        _, _, name = FONT_FILES[style]
     if name not in pdfmetrics.getRegisteredFontNames():
         pdfmetrics.registerFont(TTFont(name, str(font_path(style))))
     return name

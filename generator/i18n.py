@@ -16,7 +16,7 @@ import yaml
 
 from generator.localize import LABEL_CONTEXT, field_context, source_labels
 from generator.model import Pack
-from generator.resources import builtin_game_templates
+from generator.layout.template import data_template_folder, template_folder
 
 POT_NAME = "messages.pot"
 
@@ -32,7 +32,7 @@ class Message:
 def template_labels(game: str) -> list[tuple[str, str]]:
     """(label text, template name) for every ``label:`` element of the game's templates."""
     found: list[tuple[str, str]] = []
-    for path in sorted(builtin_game_templates(game).glob("*.yaml")):
+    for path in sorted(template_folder(game).glob("*.yaml")):
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
         for element in data.get("elements", []) if isinstance(data, dict) else []:
             if isinstance(element, dict) and "label" in element:
@@ -40,16 +40,22 @@ def template_labels(game: str) -> list[tuple[str, str]]:
     return found
 
 
+def _shown(game: str) -> str:
+    """The template folder as PO references name it: ``templates/<game>`` for a built-in game,
+    ``templates`` (relative to the pack) for a game defined in data."""
+    return "templates" if data_template_folder(game) is not None else f"templates/{game}"
+
+
 def label_messages(game: str) -> list[Message]:
     messages: dict[str, Message] = {}
-    labels_file = f"templates/{game}/labels.yaml"
+    labels_file = f"{_shown(game)}/labels.yaml"
     for key, text in source_labels(game).items():
         note = f"label key {key}" if key != text else ""
         messages.setdefault(text, Message(LABEL_CONTEXT, text, labels_file, note))
     labels = source_labels(game)
     for key, template in template_labels(game):
         text = labels.get(key, key)  # a template may name a key of labels.yaml or the text itself
-        messages.setdefault(text, Message(LABEL_CONTEXT, text, f"templates/{game}/{template}"))
+        messages.setdefault(text, Message(LABEL_CONTEXT, text, f"{_shown(game)}/{template}"))
     return list(messages.values())
 
 

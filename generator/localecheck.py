@@ -22,7 +22,8 @@ from generator.i18n import label_messages
 from generator.localize import LABEL_CONTEXT, Localizer, field_context, load_catalog
 from generator.location import Location
 from generator.model import Card, CardSet
-from generator.pack import GLOSSARY_NAME
+from generator.layout.template import data_template_folder
+from generator.pack import GLOSSARY_NAME, display_path
 
 _TOKEN = re.compile(r"\{[a-z0-9_][a-z0-9_-]*\}")
 TEXT_STYLES = ("regular", "bold")
@@ -93,9 +94,9 @@ def _message_findings(source: str, translated: str | None, where: Location, card
 
 
 def _glyph_findings(text: str, where: Location, card: str | None, locale: str,
-                    what: str) -> list[Finding]:
+                    what: str, styles: tuple[str, ...] = TEXT_STYLES) -> list[Finding]:
     plain = _TOKEN.sub("", text)
-    missing = sorted({ch for style in TEXT_STYLES for ch in missing_glyphs(plain, style)})
+    missing = sorted({ch for style in styles for ch in missing_glyphs(plain, style)})
     return [error("missing-glyph",
                   f"{what}: the font has no glyph for {ch!r} (U+{ord(ch):04X}); it would print "
                   "as an empty box", where, card, locale) for ch in missing]
@@ -113,6 +114,7 @@ def check_locale(card_set: CardSet, game: Game, locale: str, strict: bool = Fals
     localizer = localizer or localizer_for(card_set, game.name, locale)
     findings: list[Finding] = []
     translating = not localizer.is_source
+    styles = game.data.text_styles if game.data is not None else TEXT_STYLES
     for pack in card_set.packs:
         glossary = load_glossary(pack.root, locale) if translating else ()
         for card in pack.cards:
@@ -123,8 +125,11 @@ def check_locale(card_set: CardSet, game: Game, locale: str, strict: bool = Fals
                 if translating:
                     findings += _message_findings(source, translated, where, card.id, locale,
                                                   what, strict, glossary)
-                findings += _glyph_findings(translated or source, where, card.id, locale, what)
-    labels_file = Location(f"templates/{game.name}/labels.yaml")
+                findings += _glyph_findings(translated or source, where, card.id, locale, what,
+                                            styles)
+    folder = data_template_folder(game.name)
+    labels_file = Location(f"templates/{game.name}/labels.yaml" if folder is None
+                           else display_path(folder / "labels.yaml"))
     if translating:
         base_glossary = load_glossary(card_set.base.root, locale)
         for message in label_messages(game.name):
@@ -134,7 +139,7 @@ def check_locale(card_set: CardSet, game: Game, locale: str, strict: bool = Fals
                                           f"label '{text}'", strict, base_glossary)
             if translated:
                 findings += _glyph_findings(translated, labels_file, None, locale,
-                                            f"label '{text}'")
+                                            f"label '{text}'", styles)
     if layout and game.faces is not None:
         faces = lay_out_cards(card_set, game, localizer, bleed_mm=0.0)
         findings += faces.findings

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import yaml
 
+from generator.layout.template import data_template_folder
 from generator.model import Card
 from generator.resources import builtin_template_file
 
@@ -25,10 +26,18 @@ def field_context(card_id: str, field_name: str) -> str:
     return f"{card_id}.{field_name}"
 
 
-@cache
 def source_labels(game: str) -> Mapping[str, str]:
-    """Label key -> source-language text (``templates/<game>/labels.yaml``)."""
-    path = builtin_template_file(game, "labels.yaml")
+    """Label key -> source-language text (``labels.yaml`` of the game's template folder; a
+    game defined in data may have none: its labels are the templates' own words)."""
+    folder = data_template_folder(game)
+    if folder is not None:
+        path = folder / "labels.yaml"
+        return _labels_in(path) if path.is_file() else {}
+    return _labels_in(builtin_template_file(game, "labels.yaml"))
+
+
+@cache
+def _labels_in(path: Path) -> Mapping[str, str]:
     data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     return {str(k): str(v) for k, v in data.items()}
 

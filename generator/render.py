@@ -20,7 +20,7 @@ from reportlab.pdfgen.canvas import Canvas
 from generator.fonts import font_name
 from generator.impose import Page, Placement
 from generator.layout.engine import FaceLayout
-from generator.layout.ops import Arc, Circle, Line, Op, Polygon, Rect, Text
+from generator.layout.ops import Arc, Circle, Image, Line, Op, Polygon, Rect, Text
 
 FaceKey = tuple[str, str]
 
@@ -37,9 +37,12 @@ def _color(value: str) -> HexColor:
 class OpPainter:
     """Draws ops on a canvas in a frame whose top edge is at ``height_mm``."""
 
-    def __init__(self, canvas: Canvas, height_mm: float) -> None:
+    def __init__(self, canvas: Canvas, height_mm: float,
+                 vector_forms: dict[str, str] | None = None) -> None:
         self.c = canvas
         self.h = height_mm
+        #: SVG file -> the PDF form it was drawn into once (see SheetRenderer.prepare_art)
+        self.vector_forms = vector_forms if vector_forms is not None else {}
 
     def y(self, y_mm: float) -> float:
         return (self.h - y_mm) * mm
@@ -121,6 +124,34 @@ class OpPainter:
         if op.dash:
             self.c.setDash([])
 
+    def _draw_image(self, op: Image) -> None:
+        """Raster art goes in by file name, which ReportLab embeds once per PDF however many
+        faces place it; SVG art is a form drawn once (vectors) and placed scaled."""
+        c = self.c
+        c.saveState()
+        if op.clip is not None:
+            cx, cy, cw, ch = op.clip
+            path = c.beginPath()
+            path.rect(cx * mm, self.y(cy + ch), cw * mm, ch * mm)
+            c.clipPath(path, stroke=0, fill=0)
+        x, y = op.x * mm, self.y(op.y + op.h)
+        if op.vector:
+            from generator.art import svg_drawing
+
+            drawing = svg_drawing(Path(op.path))
+            c.translate(x, y)
+            c.scale(op.w * mm / float(drawing.width), op.h * mm / float(drawing.height))
+            form = self.vector_forms.get(op.path)
+            if form is not None:
+                c.doForm(form)
+            else:  # a painter outside a sheet (e.g. one card per page): draw it in place
+                from reportlab.graphics import renderPDF
+
+                renderPDF.draw(drawing, c, 0, 0)
+        else:
+            c.drawImage(op.path, x, y, op.w * mm, op.h * mm, mask="auto")
+        c.restoreState()
+
     def _draw_text(self, op: Text) -> None:
         self.c.setFont(font_name(op.font), op.size_pt)
         self.c.setFillColor(_color(op.color or "#000000"))
@@ -152,6 +183,25 @@ class SheetRenderer:
         self.canvas.setAuthor("pnp")
         self.canvas.setCreator("pnp print-and-play generator")
         self.form_names: dict[FaceKey, str] = {}
+        self.vector_forms: dict[str, str] = {}
+
+    def _prepare_art(self, ops: list[Op]) -> None:
+        """Draw each SVG file into a form of its own before the face form that uses it (PDF
+        forms cannot be begun inside one another)."""
+        from generator.art import svg_drawing
+
+        for op in ops:
+            if not isinstance(op, Image) or not op.vector or op.path in self.vector_forms:
+                continue
+            from reportlab.graphics import renderPDF
+
+            drawing = svg_drawing(Path(op.path))
+            name = f"art{len(self.vector_forms)}"
+            self.canvas.beginForm(name, lowerx=0, lowery=0, upperx=float(drawing.width),
+                                  uppery=float(drawing.height))
+            renderPDF.draw(drawing, self.canvas, 0, 0)
+            self.canvas.endForm()
+            self.vector_forms[op.path] = name
 
     def _form(self, key: FaceKey) -> str:
         name = self.form_names.get(key)
@@ -160,9 +210,10 @@ class SheetRenderer:
         name = f"face{len(self.form_names)}"
         b = self.bleed * mm
         face = self.faces[key]
+        self._prepare_art(face.ops)
         self.canvas.beginForm(name, lowerx=-b, lowery=-b, upperx=face.width_mm * mm + b,
                               uppery=face.height_mm * mm + b)
-        OpPainter(self.canvas, face.height_mm).draw(face.ops)
+        OpPainter(self.canvas, face.height_mm, self.vector_forms).draw(face.ops)
         self.canvas.endForm()
         self.form_names[key] = name
         return name

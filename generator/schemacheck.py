@@ -11,6 +11,7 @@ import difflib
 import json
 from functools import cache
 from importlib import resources
+from types import MappingProxyType
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -132,10 +133,33 @@ def _finding_for(err: ValidationError, doc: YamlDocument, base: PathKey,
     return error("schema", f"'{field}': {err.message}", doc.where(path), card)
 
 
+_DATA_VALIDATORS: dict[int, tuple[object, Draft202012Validator]] = {}
+
+
+def data_validator(schema: Any) -> Draft202012Validator:
+    """A validator for a schema given as data (a data game's kind), built once per schema."""
+    held = _DATA_VALIDATORS.get(id(schema))
+    if held is None or held[0] is not schema:
+        held = (schema, Draft202012Validator(plain_schema(schema)))
+        _DATA_VALIDATORS[id(schema)] = held
+    return held[1]
+
+
+def plain_schema(value: Any) -> Any:
+    """Read-only mappings as dicts: jsonschema walks schemas as JSON data."""
+    if isinstance(value, dict | type(MappingProxyType({}))):
+        return {k: plain_schema(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain_schema(v) for v in value]
+    return value
+
+
 def check(doc: YamlDocument, package: str, schema_name: str, instance: object = None,
-          base: PathKey = (), card: str | None = None) -> list[Finding]:
-    """Validate ``instance`` (default: the whole document) and return one finding per problem."""
+          base: PathKey = (), card: str | None = None, schema: Any = None) -> list[Finding]:
+    """Validate ``instance`` (default: the whole document) and return one finding per problem;
+    ``schema`` (a mapping) is used instead of the package file when given."""
     target = doc.data if instance is None else instance
-    validator = _validator(package, schema_name)
+    validator = data_validator(schema) if schema is not None else _validator(package,
+                                                                             schema_name)
     errors = sorted(validator.iter_errors(target), key=lambda e: list(map(str, e.absolute_path)))
     return [_finding_for(e, doc, base, card) for e in errors]

@@ -10,17 +10,25 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from generator.games.base import Game
-from generator.schemacheck import load_schema
+from generator.games.base import CardKind, Game
+from generator.schemacheck import load_schema, plain_schema
 
 _GENERIC = "generator.schemas"
+
+
+def kind_schema(game: Game, kind: CardKind) -> dict[str, object]:
+    """A kind's schema: a package file for a built-in game, game.yaml's for a data game."""
+    if kind.schema_data is not None:
+        return {"$schema": "https://json-schema.org/draft/2020-12/schema",
+                "title": f"{game.title}: {kind.name}", **plain_schema(kind.schema_data)}
+    return load_schema(game.schema_package, kind.schema)
 
 
 def bundled_card_file_schema(game: Game) -> dict[str, object]:
     defs: dict[str, object] = {}
     branches: list[dict[str, object]] = []
     for kind in game.kinds.values():
-        schema = dict(load_schema(game.schema_package, kind.schema))
+        schema = dict(kind_schema(game, kind))
         schema.pop("$schema", None)
         schema.pop("$id", None)
         defs[kind.name] = schema
@@ -57,7 +65,7 @@ def export_schemas(game: Game, out_dir: Path) -> list[Path]:
         "card-file.schema.json": bundled_card_file_schema(game),
     }
     for kind in game.kinds.values():
-        documents[f"{game.name}-{kind.schema}"] = load_schema(game.schema_package, kind.schema)
+        documents[f"{game.name}-{kind.schema}"] = kind_schema(game, kind)
     written: list[Path] = []
     for name, document in documents.items():
         target = out_dir / name

@@ -97,7 +97,7 @@ def validate(base: Path, expansions: tuple[Path, ...] = ()) -> Validation:
     result = Validation(card_set=None, game=base_load.game, findings=list(base_load.findings))
     expansion_loads: list[PackLoad] = []
     for path in expansions:
-        load = load_pack(path)
+        load = load_pack(path, base_load.game)
         result.findings.extend(load.findings)
         if load.pack is not None and base_load.pack is not None:
             result.findings.extend(_expansion_fits(base_load.pack.manifest.game,

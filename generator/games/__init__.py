@@ -1,21 +1,50 @@
-"""Registry of game modules: ``generator.games.<name>`` exposes ``GAME``."""
+"""Registry of games: the entry point group ``pnp.games`` names each game's ``GAME`` object.
+
+The three shipped games register themselves in pyproject.toml exactly as an installed
+third-party package registers its own, so a game whose rules need code can live outside this
+repository. Built-in modules are also found directly (a source checkout that was never
+installed has no entry points). A game defined in data needs neither: its pack is the game.
+"""
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
+from functools import cache
+from importlib.metadata import EntryPoint, entry_points
 
 from generator.games.base import Game
 
+GROUP = "pnp.games"
 
-def known_games() -> list[str]:
+
+@cache
+def _entry_points() -> dict[str, EntryPoint]:
+    return {ep.name: ep for ep in entry_points(group=GROUP)}
+
+
+def _builtin_names() -> list[str]:
     import generator.games as package
 
-    return sorted(m.name for m in pkgutil.iter_modules(package.__path__) if m.ispkg)
+    return [m.name for m in pkgutil.iter_modules(package.__path__) if m.ispkg]
 
 
+def known_games() -> list[str]:
+    return sorted(set(_entry_points()) | set(_builtin_names()))
+
+
+@cache
 def get_game(name: str) -> Game | None:
-    if name not in known_games():
+    """The game registered as ``name``; None when no game has that name (or it fails to
+    load, which the caller reports as an unknown game)."""
+    entry = _entry_points().get(name)
+    if entry is not None:
+        try:
+            game = entry.load()
+        except Exception:  # a broken third-party package must not take pnp down with it
+            return None
+        return game if isinstance(game, Game) else None
+    if name not in _builtin_names():
         return None
     module = importlib.import_module(f"generator.games.{name}")
     return module.GAME

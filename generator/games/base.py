@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from generator.deck import Deck
 from generator.findings import Finding
@@ -27,6 +28,8 @@ class CardKind:
     build: CardBuilder
     #: physical size of this kind when it differs from the pack's card_size (e.g. counters)
     size: CardSize | None = None
+    #: a game defined in data carries the kind's JSON Schema itself, not a package file
+    schema_data: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +54,23 @@ class Game:
     #: games with constructed decks: schema of a deck file (in schema_package) and its rules
     deck_schema: str | None = None
     deck_rules: tuple[DeckCheck, ...] = field(default=())
+    #: a game defined in data (``generator.datagame.DataGame``): templates, art, rules as data
+    data: Any = None
+
+    def template(self, name: str):
+        """The layout named ``name`` from this game's template folder."""
+        if self.data is not None:
+            return self.data.template(name)
+        from generator.layout.template import load_template
+
+        return load_template(self.name, name)
+
+    def palette(self, variant: str = "normal") -> Mapping[str, str]:
+        if self.data is not None:
+            return self.data.palette
+        from generator.layout.template import load_palette
+
+        return load_palette(self.name, variant)
 
     def size_of(self, card: Card, default: CardSize) -> CardSize:
         kind = self.kinds.get(card.kind)

@@ -9,9 +9,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
-from generator.layout.ops import Line, Op, Rect, Text
-from generator.layout.template import Element, Template, TemplateError
+from generator.layout.ops import Image, Line, Op, Rect, Text
+from generator.layout.template import PLAIN_NAME, Element, Template, TemplateError
 from generator.layout.textfit import PT_TO_MM, FittedText, fit_text
 from generator.model import Manifest
 
@@ -50,6 +51,10 @@ class FaceContext:
     bleed_mm: float = 0.0
     #: texts that widgets could not fit; the engine adds them to the face's problems
     problems: list[TextProblem] = field(default_factory=list)
+    #: a ``when:``/``unless:`` CEL condition -> its value for this card (None: face values)
+    condition: Callable[[str], bool] | None = None
+    #: the folder that ``image`` paths are relative to (a pack), None where no art is drawn
+    art_root: Path | None = None
 
     def fit(self, text: str, width_mm: float, height_mm: float, style: str, size_pt: float,
             min_size_pt: float, what: str) -> FittedText:
@@ -92,12 +97,33 @@ def substitute(text: str, values: Mapping[str, object]) -> str:
     return _VALUE.sub(replace, text)
 
 
-def _visible(element: Element, values: Mapping[str, object]) -> bool:
+def condition_holds(expression: str, values: Mapping[str, object],
+                    condition: Callable[[str], bool] | None = None) -> bool:
+    """A bare name reads a face value; anything else is CEL over the card (``condition``, for
+    a data game) or over the face values (``self`` and bare names)."""
+    if PLAIN_NAME.fullmatch(expression):
+        return bool(values.get(expression))
+    if condition is not None:
+        return condition(expression)
+    from generator.cel import CelProblem, compile_expression, to_cel, truthy_condition
+
+    try:
+        compiled = compile_expression(expression)
+    except CelProblem as problem:
+        raise TemplateError(f"when/unless: {problem.message}") from None
+    activation = {name: to_cel(value) for name, value in values.items()
+                  if PLAIN_NAME.fullmatch(name)}
+    activation["self"] = to_cel(dict(values))
+    return truthy_condition(compiled)(activation)
+
+
+def visible(element: Element, values: Mapping[str, object],
+            condition: Callable[[str], bool] | None = None) -> bool:
     when = element.get("when")
     unless = element.get("unless")
-    if when is not None and not values.get(str(when)):
+    if when is not None and not condition_holds(str(when), values, condition):
         return False
-    return not (unless is not None and values.get(str(unless)))
+    return not (unless is not None and condition_holds(str(unless), values, condition))
 
 
 def text_ops(fitted: FittedText, box: Box, align: str, valign: str, font: str, color: str,
@@ -196,30 +222,60 @@ def _rect_element(element: Element, values: Mapping[str, object], ctx: FaceConte
                            radius=float(element.get("radius", 0.0))))
 
 
+def _image_element(element: Element, values: Mapping[str, object], ctx: FaceContext,
+                   layout: FaceLayout) -> None:
+    """Art that is missing or refused is not drawn: validation reports it on its card field."""
+    from generator import art
+
+    if ctx.art_root is None:
+        raise TemplateError("image elements need a game defined in a pack folder")
+    src = substitute(str(element.get("src", "")), values)
+    try:
+        info = art.art_info(art.resolve(ctx.art_root, src))
+    except (art.ArtProblem, OSError):
+        return
+    clip = _bleed_box(element.box, element.get("bleed"), ctx.bleed_mm)
+    x, y, w, h = art.placement(info, clip, str(element.get("fit", "cover")))
+    layout.ops.append(Image(x, y, w, h, str(info.path), info.vector, clip))
+
+
+def _element_ops(element: Element, values: Mapping[str, object], ctx: FaceContext,
+                 layout: FaceLayout, template: Template) -> None:
+    if not visible(element, values, ctx.condition):
+        return
+    if element.type == "image":
+        _image_element(element, values, ctx, layout)
+    elif element.type == "rect":
+        _rect_element(element, values, ctx, layout)
+    elif element.type == "line":
+        x, y, w, h = element.box
+        layout.ops.append(Line(x, y, x + w, y + h, ctx.color(element.get("stroke", "ink")),
+                               float(element.get("stroke_width", 0.5))))
+    elif element.type == "text":
+        _text_element(element, values, ctx, layout)
+    else:
+        name = str(element.get("widget"))
+        widget = ctx.widgets.get(name)
+        if widget is None:
+            raise TemplateError(f"template {template.name}: unknown widget '{name}'")
+        options = element.get("options", {}) or {}
+        layout.ops.extend(widget(values, element.box, options, ctx))
+        # a widget's text problems without a place of their own are placed on the widget
+        layout.problems.extend(p if p.box is not None else replace(p, box=element.box)
+                               for p in ctx.problems)
+        ctx.problems.clear()
+
+
 def layout_face(template: Template, values: Mapping[str, object], ctx: FaceContext) -> FaceLayout:
+    """Raises TemplateError located at the element that could not be drawn."""
     layout = FaceLayout(template.width_mm, template.height_mm)
     for element in template.elements:
-        if not _visible(element, values):
-            continue
-        if element.type == "rect":
-            _rect_element(element, values, ctx, layout)
-        elif element.type == "line":
-            x, y, w, h = element.box
-            layout.ops.append(Line(x, y, x + w, y + h, ctx.color(element.get("stroke", "ink")),
-                                   float(element.get("stroke_width", 0.5))))
-        elif element.type == "text":
-            _text_element(element, values, ctx, layout)
-        else:
-            name = str(element.get("widget"))
-            widget = ctx.widgets.get(name)
-            if widget is None:
-                raise TemplateError(f"template {template.name}: unknown widget '{name}'")
-            options = element.get("options", {}) or {}
-            layout.ops.extend(widget(values, element.box, options, ctx))
-            # a widget's text problems without a place of their own are placed on the widget
-            layout.problems.extend(p if p.box is not None else replace(p, box=element.box)
-                                   for p in ctx.problems)
-            ctx.problems.clear()
+        try:
+            _element_ops(element, values, ctx, layout, template)
+        except TemplateError as exc:
+            if exc.location is None and element.location is not None:
+                raise TemplateError(str(exc), element.location) from None
+            raise
     layout.problems.extend(ctx.problems)
     ctx.problems.clear()
     return layout

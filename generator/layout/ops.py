@@ -82,4 +82,20 @@ class Text:
     angle: float = 0.0  # degrees counter-clockwise about (x, y)
 
 
-Op = Rect | Polygon | Circle | Arc | Line | Text
+@dataclass(frozen=True, slots=True)
+class Image:
+    """Art drawn into ``(x, y, w, h)`` and clipped to the ``clip`` box (``cover`` crops).
+
+    ``path`` is an absolute file path: raster files are embedded once per PDF however often they
+    are placed; ``vector`` art (SVG) is drawn as paths, once per PDF as a form."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    path: str
+    vector: bool = False
+    clip: tuple[float, float, float, float] | None = None
+
+
+Op = Rect | Polygon | Circle | Arc | Line | Text | Image

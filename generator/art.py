@@ -1,0 +1,169 @@
+"""Art files placed on cards: what they are, how large, and whether they may be printed.
+
+Raster art (PNG, JPEG, WebP) is read through Pillow with its decompression-bomb guard on, and
+only its header is read here; SVG is parsed by svglib into vectors. Every problem is a short
+sentence that the caller turns into a finding on the card field (or template) that named the
+file, so a designer reads "art/dragon.png: no such file" next to the card that wants it.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from PIL import Image as PILImage
+
+RASTER_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".webp"})
+VECTOR_SUFFIXES = frozenset({".svg"})
+MAX_ART_BYTES = 50 * 1024 * 1024
+#: a print-size card needs ~1,000 x 1,000 px at 300 dpi; 40 megapixels is already a poster
+MAX_PIXELS = 40_000_000
+MIN_DPI = 300.0
+MM_PER_INCH = 25.4
+
+
+@dataclass(frozen=True, slots=True)
+class ArtInfo:
+    """A usable art file: its pixel size (raster) or its drawing size in points (SVG)."""
+
+    path: Path
+    width: float
+    height: float
+    vector: bool
+
+    @property
+    def aspect(self) -> float:
+        return self.width / self.height if self.height else 1.0
+
+
+class ArtProblem(Exception):
+    """Why an art file cannot be printed; ``code`` is the finding's code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def resolve(root: Path, src: str) -> Path:
+    """The file ``src`` names inside the pack folder ``root``; refuses paths that leave it."""
+    if not src.strip():
+        raise ArtProblem("art-missing", "no art file named")
+    candidate = Path(src)
+    if candidate.is_absolute() or ".." in candidate.parts:
+        raise ArtProblem("art-outside-pack", f"'{src}' points outside the pack folder; "
+                         "copy the file into the pack and name it relative to game.yaml")
+    path = (root / candidate).resolve()
+    if not path.is_relative_to(root.resolve()):
+        raise ArtProblem("art-outside-pack", f"'{src}' links outside the pack folder; "
+                         "copy the file into the pack instead")
+    if not path.is_file():
+        raise ArtProblem("art-missing", f"'{src}': no such file in the pack")
+    return path
+
+
+@cache
+def art_info(path: Path) -> ArtInfo:
+    """Read an art file's header (raster) or drawing (SVG); raises ArtProblem."""
+    suffix = path.suffix.lower()
+    if suffix not in RASTER_SUFFIXES | VECTOR_SUFFIXES:
+        raise ArtProblem("art-unreadable", f"'{path.name}' is not PNG, JPEG, WebP or SVG")
+    size = path.stat().st_size
+    if size > MAX_ART_BYTES:
+        raise ArtProblem("art-too-large", f"'{path.name}' is {size // (1024 * 1024)} MB; "
+                         f"the limit is {MAX_ART_BYTES // (1024 * 1024)} MB")
+    if suffix in VECTOR_SUFFIXES:
+        drawing = svg_drawing(path)
+        return ArtInfo(path, float(drawing.width), float(drawing.height), vector=True)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", PILImage.DecompressionBombWarning)
+            with PILImage.open(path) as image:
+                width, height = image.size
+                fmt = image.format
+    except (PILImage.DecompressionBombError, PILImage.DecompressionBombWarning):
+        raise ArtProblem("art-too-large", f"'{path.name}' declares more pixels than an image "
+                         "may have (a decompression bomb?)") from None
+    except (OSError, ValueError, SyntaxError):
+        raise ArtProblem("art-unreadable", f"'{path.name}' cannot be read as a PNG, JPEG or "
+                         "WebP image (damaged or another format)") from None
+    if fmt not in {"PNG", "JPEG", "WEBP"}:
+        raise ArtProblem("art-unreadable", f"'{path.name}' holds {fmt} data, not PNG, JPEG "
+                         "or WebP")
+    if width * height > MAX_PIXELS:
+        raise ArtProblem("art-too-large", f"'{path.name}' is {width} x {height} px; the limit "
+                         f"is {MAX_PIXELS // 1_000_000} megapixels")
+    return ArtInfo(path, float(width), float(height), vector=False)
+
+
+@cache
+def svg_drawing(path: Path):
+    """The SVG as a ReportLab drawing (vectors); raises ArtProblem when svglib cannot read it."""
+    from svglib.svglib import svg2rlg
+
+    text = path.read_bytes()
+    if b"<!ENTITY" in text or b"<!entity" in text:
+        raise ArtProblem("art-unreadable", f"'{path.name}' declares XML entities; "
+                         "pnp reads plain SVG only")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            drawing = svg2rlg(str(path))
+    except Exception as exc:  # svglib raises whatever its XML and CSS parsers raise
+        raise ArtProblem("art-unreadable", f"'{path.name}' is not a readable SVG "
+                         f"({type(exc).__name__})") from None
+    if drawing is None or not drawing.width or not drawing.height:
+        raise ArtProblem("art-unreadable", f"'{path.name}' is not a readable SVG "
+                         "(no width and height)")
+    _embedded_fonts_only(drawing)
+    from generator.fonts import font_name
+
+    drawing.initialFontName = font_name("regular")  # the renderer's starting font
+    return drawing
+
+
+def _embedded_fonts_only(node) -> None:
+    """ReportLab's drawings default to Helvetica, which would go into the PDF unembedded (print
+    shops reject that); text in SVG art prints in the embedded regular family instead."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    from generator.fonts import font_name
+
+    name = getattr(node, "fontName", None)
+    if name is not None:
+        try:
+            embedded = isinstance(pdfmetrics.getFont(name), TTFont)
+        except KeyError:
+            embedded = False
+        if not embedded:
+            node.fontName = font_name("regular")
+    for child in getattr(node, "contents", ()) or ():
+        _embedded_fonts_only(child)
+
+
+def placement(info: ArtInfo, box: tuple[float, float, float, float], fit: str
+              ) -> tuple[float, float, float, float]:
+    """Where the art is drawn for a box and a fit: ``cover`` fills the box and crops,
+    ``contain`` shows all of it centred, ``fill`` stretches it to the box."""
+    x, y, w, h = box
+    if fit == "fill" or w <= 0 or h <= 0:
+        return box
+    box_aspect = w / h
+    wider = info.aspect > box_aspect
+    if (fit == "cover") == wider:  # scale to the box's height
+        draw_h = h
+        draw_w = h * info.aspect
+    else:
+        draw_w = w
+        draw_h = w / info.aspect
+    return x + (w - draw_w) / 2, y + (h - draw_h) / 2, draw_w, draw_h
+
+
+def printed_dpi(info: ArtInfo, drawn_w_mm: float, drawn_h_mm: float) -> float | None:
+    """Pixels per inch of raster art at its printed size (None for vectors)."""
+    if info.vector or drawn_w_mm <= 0 or drawn_h_mm <= 0:
+        return None
+    return min(info.width / (drawn_w_mm / MM_PER_INCH), info.height / (drawn_h_mm / MM_PER_INCH))

@@ -1,0 +1,354 @@
+"""CEL (Common Expression Language) through cel-python: compile once, evaluate cheaply, never
+raise to the user.
+
+CEL is typed, side-effect free and always terminates, which is why a pack written by a stranger
+may carry its own rules. Three costs of cel-python are kept in check here:
+
+- building its LALR parser takes half a second; the parser is cached on disk in the user's cache
+  folder (lark's own cache) and rebuilt only when cel-python or lark change;
+- its activation looks each variable up through ``typing.cast(Union[...])``, which hashes large
+  typing unions on every access; :func:`_fast_lookup` does the same lookup without the cast;
+- converting Python data to CEL values with ``json_to_cel`` is slow; :func:`to_cel` does it for
+  the few types card data has.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+MAX_EXPRESSION_CHARS = 2000
+#: element visits one comprehension nest may cost (cards x cards x ... ); beyond it a rule is
+#: refused before it runs, so that no pack can make validation take minutes
+MAX_COST = 2_000_000
+MACROS = frozenset({"all", "exists", "exists_one", "map", "filter"})
+TYPE_NAMES = frozenset({"int", "uint", "double", "bool", "string", "bytes", "list", "map",
+                        "null_type", "type", "dyn"})
+
+
+class CelProblem(Exception):
+    """A CEL expression that cannot be compiled; ``code`` is the finding's code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def _cache_file(lark_version: str, cel_version: str) -> str | None:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = Path(base) / "pnp"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return str(folder / f"cel-parser-{cel_version}-{lark_version}.lark")
+
+
+def _fast_lookup(self, name: str):
+    """cel-python's ``Activation.__getattr__`` minus a ``typing.cast`` that cost 40 % of every
+    evaluation; same result for every name."""
+    try:
+        referent = self.identifiers.resolve_name(self.package, name)
+    except KeyError:
+        return self.functions[name]
+    if referent._value_set:
+        return referent.value
+    if referent.container:
+        return referent.container
+    if referent.annotation:
+        return referent.annotation
+    raise RuntimeError(f"corrupt activation for {name!r}")
+
+
+@cache
+def environment():
+    """The one CEL environment (compiled runner, cached parser)."""
+    import celpy
+    import lark
+    from celpy import evaluation
+    from celpy.celparser import CELParser
+
+    evaluation.Activation.__getattr__ = _fast_lookup
+    evaluation.Activation.get = _fast_lookup
+    logger = logging.getLogger("celpy")  # it logs every failed evaluation as an error
+    logger.addHandler(logging.NullHandler())
+    logger.propagate = False
+    if CELParser.CEL_PARSER is None:
+        grammar = (Path(celpy.__file__).parent / "cel.lark").read_text(encoding="utf-8")
+        options = dict(parser="lalr", start="expr", g_regex_flags=re.M,
+                       lexer_callbacks={"IDENT": CELParser.ambiguous_literals},
+                       propagate_positions=True, maybe_placeholders=False, priority="invert",
+                       tree_class=celpy.CompiledRunner.tree_node_class)
+        from importlib.metadata import version
+
+        cache_path = _cache_file(lark.__version__, version("cel-python"))
+        try:
+            CELParser.CEL_PARSER = lark.Lark(grammar, cache=cache_path or False, **options)
+        except (OSError, EOFError, ValueError):  # an unreadable cache: build afresh
+            CELParser.CEL_PARSER = lark.Lark(grammar, **options)
+    return celpy.Environment(runner_class=celpy.CompiledRunner)
+
+
+def to_cel(value: object) -> Any:
+    """Plain card data (YAML/CSV values) as CEL values."""
+    from celpy import celtypes
+
+    if isinstance(value, bool):
+        return celtypes.BoolType(value)
+    if isinstance(value, int):
+        return celtypes.IntType(value)
+    if isinstance(value, float):
+        return celtypes.DoubleType(value)
+    if isinstance(value, str):
+        return celtypes.StringType(value)
+    if isinstance(value, Mapping):
+        return celtypes.MapType({celtypes.StringType(str(k)): to_cel(v)
+                                 for k, v in value.items()})
+    if isinstance(value, list | tuple):
+        return celtypes.ListType([to_cel(v) for v in value])
+    if value is None:
+        return None
+    return celtypes.StringType(str(value))
+
+
+@dataclass(frozen=True, slots=True)
+class Expression:
+    """A compiled CEL expression and what it reads."""
+
+    text: str
+    program: Any
+    tree: Any = field(repr=False)
+
+    def evaluate(self, activation: Mapping[str, Any]) -> Any:
+        """The value (a CEL boolean as a Python bool), or a CELEvalError (never raised)."""
+        from celpy.celtypes import BoolType
+        from celpy.evaluation import CELEvalError
+
+        try:
+            value = self.program.evaluate(dict(activation))
+        except CELEvalError as exc:
+            return exc
+        except (RecursionError, ArithmeticError, ValueError, TypeError, KeyError) as exc:
+            return CELEvalError(str(exc), type(exc), exc.args)
+        return bool(value) if isinstance(value, BoolType) else value
+
+
+def is_error(value: object) -> bool:
+    from celpy.evaluation import CELEvalError
+
+    return isinstance(value, CELEvalError)
+
+
+def describe_error(value: object) -> str:
+    """A CEL evaluation error in one plain sentence."""
+    args = getattr(value, "args", ())
+    text = str(args[0]) if args else str(value)
+    inner = args[2] if len(args) > 2 and isinstance(args[2], tuple) and args[2] else None
+    if text == "evaluation error" and inner:
+        text = str(inner[0])
+    match = re.search(r"no such member in mapping: '([^']+)'|no such key: '?([^'\s]+)", text)
+    if match:
+        name = match.group(1) or match.group(2)
+        return f"no field '{name}' (guard an optional field with has(self.{name}))"
+    if "undeclared reference" in text or "NameError" in text:
+        found = re.search(r"'([A-Za-z_][A-Za-z0-9_]*)'", text)
+        name = found.group(1) if found else "?"
+        return f"no field '{name}' (guard an optional field with has(self.{name}))"
+    if "no such overload" in text or "TypeError" in text or "unsupported operand" in text:
+        return f"values of the wrong type are combined ({text.splitlines()[0][:160]})"
+    return text.splitlines()[0][:200] if text else "evaluation failed"
+
+
+def compile_expression(text: str) -> Expression:
+    """Parse and transpile ``text``; raises CelProblem for syntax errors and oversize input."""
+    if len(text) > MAX_EXPRESSION_CHARS:
+        raise CelProblem("rule-too-long", f"the expression is {len(text)} characters; the "
+                         f"limit is {MAX_EXPRESSION_CHARS}")
+    return _compile_cached(text)
+
+
+@cache
+def _compile_cached(text: str) -> Expression:
+    from celpy import CELParseError
+
+    env = environment()
+    try:
+        tree = env.compile(text)
+        program = env.program(tree)
+        _fix_has(program)
+    except CELParseError as exc:
+        first = str(exc.args[0]).splitlines() if exc.args else []
+        detail = " ".join(line.strip() for line in first[:1]) or "invalid syntax"
+        column = getattr(exc, "column", None)
+        where = f" at character {column}" if column else ""
+        raise CelProblem("rule-syntax", f"CEL syntax error{where}: {detail}") from None
+    except RecursionError:
+        raise CelProblem("rule-syntax", "the expression is nested too deeply") from None
+    except Exception as exc:  # the transpiler rejects some constructs after parsing
+        raise CelProblem("rule-syntax", f"CEL cannot compile this expression ({exc})") from None
+    return Expression(text, program, tree)
+
+
+_HAS = re.compile(r"(= lambda activation: )(not isinstance\(celpy\.evaluation\.result\("
+                  r"activation, \w+\), CELEvalError\))")
+
+
+def _fix_has(program: Any) -> None:
+    """cel-python 0.5's transpiler makes ``has(x)`` a Python bool, which CEL's ``&&``, ``||``
+    and ``!`` refuse beside an error (``has(self.art) && self.art != ''`` then fails on a card
+    without art); wrapping it in CEL's own boolean restores the language's semantics."""
+    tp = getattr(program, "tp", None)
+    source = getattr(tp, "source_text", "")
+    fixed = _HAS.sub(r"\1celpy.celtypes.BoolType(\2)", source)
+    if fixed != source:
+        tp.source_text = fixed
+        tp.executable_code = compile(fixed, "<cel>", "exec")
+
+
+# --- what an expression reads: variables, fields, comprehension nesting -----------------------
+
+@dataclass(slots=True)
+class Reads:
+    """Static facts about an expression, for checks and memoization."""
+
+    #: (variable, field) pairs: ``self.cost`` -> ("self", "cost"); bare ``cost`` -> ("", "cost")
+    fields: set[tuple[str, str]] = field(default_factory=set)
+    #: variables read as a whole (``self`` passed on, indexed, ...), not just one field of
+    whole: set[str] = field(default_factory=set)
+    #: free identifiers (neither macro variables nor type names)
+    names: set[str] = field(default_factory=set)
+    #: comprehension variable -> the identifier it ranges over when that is a plain name
+    ranges: dict[str, str] = field(default_factory=dict)
+    #: deepest nest of comprehensions over a list variable (``cards``, ``deck``)
+    depth: int = 0
+
+
+def _token(tree: Any) -> str | None:
+    """The identifier of a ``primary -> ident`` chain, if the tree is one."""
+    from lark import Token, Tree
+
+    node = tree
+    while isinstance(node, Tree) and node.data in {"member", "primary", "expr",
+                                                    "conditionalor", "conditionaland",
+                                                    "relation", "addition", "multiplication",
+                                                    "unary"} and len(node.children) == 1:
+        node = node.children[0]
+    if isinstance(node, Tree) and node.data == "ident" and node.children:
+        child = node.children[0]
+        return str(child) if isinstance(child, Token) else None
+    return None
+
+
+def reads(expression: Expression, lists: Iterable[str] = ("cards", "deck")) -> Reads:
+    """Walk the parse tree once: which variables and fields it reads, how deep it nests."""
+    from lark import Token, Tree
+
+    result = Reads()
+    list_names = set(lists)
+
+    def walk(node: Any, bound: frozenset[str], depth: int) -> None:
+        if not isinstance(node, Tree):
+            return
+        if node.data == "member_dot":
+            target, name = node.children[0], node.children[1]
+            variable = _token(target)
+            if variable is not None:
+                result.fields.add((variable, str(name)))
+                if variable not in bound and variable not in TYPE_NAMES:
+                    result.names.add(variable)
+                return
+            walk(target, bound, depth)
+            return
+        if node.data == "member_dot_arg" and len(node.children) >= 2:
+            target, method = node.children[0], str(node.children[1])
+            args = node.children[2].children if len(node.children) > 2 else []
+            if method in MACROS and len(args) >= 2:
+                variable = _token(args[0])
+                over = _token(target)
+                walk(target, bound, depth)
+                inner_depth = depth + 1 if (over in list_names or over in result.ranges) \
+                    else depth
+                if variable:
+                    if over:
+                        result.ranges[variable] = over
+                    for arg in args[1:]:
+                        walk(arg, bound | {variable}, inner_depth)
+                    result.depth = max(result.depth, inner_depth)
+                return
+        if node.data == "ident_arg" and node.children and str(node.children[0]) == "has":
+            for arg in node.children[1:]:
+                walk(arg, bound, depth)
+            return
+        if node.data == "ident" and node.children and isinstance(node.children[0], Token):
+            name = str(node.children[0])
+            if name not in bound and name not in TYPE_NAMES:
+                result.names.add(name)
+                result.whole.add(name)
+            return
+        for child in node.children:
+            walk(child, bound, depth)
+
+    walk(expression.tree, frozenset(), 0)
+    # a bare field name read as a whole is a field read, not a whole-card read
+    return result
+
+
+def source_of(expression: Expression, node: Any) -> str:
+    """The text of a sub-tree of ``expression`` (parser positions are kept)."""
+    meta = getattr(node, "meta", None)
+    if meta is None or getattr(meta, "empty", True):
+        return ""
+    return expression.text[meta.start_pos:meta.end_pos]
+
+
+def first_macro(expression: Expression, over: Iterable[str]) -> tuple[str, str, str] | None:
+    """The first comprehension over one of ``over`` (e.g. ``cards.filter(c, P)``), as
+    (macro, variable, predicate text), so a failed set rule can name the cards involved."""
+    from lark import Tree
+
+    names = set(over)
+    for node in expression.tree.iter_subtrees_topdown():
+        if not (isinstance(node, Tree) and node.data == "member_dot_arg"
+                and len(node.children) > 2):
+            continue
+        method = str(node.children[1])
+        args = node.children[2].children
+        if method in MACROS and len(args) == 2 and _token(node.children[0]) in names:
+            variable = _token(args[0])
+            predicate = source_of(expression, args[1])
+            if variable and predicate:
+                return method, variable, predicate
+    return None
+
+
+def memo_key(card: Mapping[str, object], names: Iterable[str]) -> tuple:
+    """A hashable key of the values ``names`` take on ``card`` (absent fields included)."""
+    return tuple((name, _frozen(card.get(name, _ABSENT))) for name in names)
+
+
+_ABSENT = object()
+
+
+def _frozen(value: object) -> object:
+    if isinstance(value, list | tuple):
+        return tuple(_frozen(v) for v in value)
+    if isinstance(value, Mapping):
+        return tuple(sorted((str(k), _frozen(v)) for k, v in value.items()))
+    return (type(value).__name__, value) if value is not _ABSENT else value
+
+
+def truthy_condition(expression: Expression) -> Callable[[Mapping[str, Any]], bool]:
+    """A template condition: true only when the expression gives true (errors: false)."""
+
+    def check(activation: Mapping[str, Any]) -> bool:
+        value = expression.evaluate(activation)
+        return bool(value) if not is_error(value) and isinstance(value, bool | int) else False
+
+    return check

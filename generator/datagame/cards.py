@@ -1,0 +1,48 @@
+"""Cards of a game defined in data: the typed card object every later stage sees.
+
+A built-in game declares one dataclass per kind; a data game's kinds exist only as JSON Schemas,
+so its card keeps the validated fields in an immutable mapping and answers attribute access
+from it (``card.power``), which is all the localizer and the checks ask of a card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from generator.model import Card, SourceRef
+
+IMPLIED_FIELDS = ("id", "kind", "count")
+
+
+@dataclass(frozen=True, slots=True)
+class DataCard(Card):
+    """One card of a data game; ``fields`` holds every field written for it (id/kind/count
+    too), ``translatable`` the names its kind marks ``x-translate: true``."""
+
+    fields: Mapping[str, object] = field(default_factory=dict, compare=False, hash=False)
+    translatable: tuple[str, ...] = ()
+
+    def __getattr__(self, name: str) -> object:
+        fields = object.__getattribute__(self, "fields")
+        if name in fields:
+            return fields[name]
+        raise AttributeError(name)
+
+    def text_fields(self) -> dict[str, str]:
+        return {name: value for name in self.translatable
+                if isinstance(value := self.fields.get(name), str) and value}
+
+
+def card_builder(translatable: tuple[str, ...]):
+    """The ``CardKind.build`` of one data kind."""
+
+    def build(item: Mapping[str, object], pack: str, source: SourceRef) -> DataCard:
+        data = dict(item)
+        data.setdefault("count", 1)
+        return DataCard(id=str(data["id"]), kind=str(data["kind"]), count=int(data["count"]),
+                        pack=pack, source=source, fields=MappingProxyType(data),
+                        translatable=translatable)
+
+    return build

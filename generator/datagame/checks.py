@@ -1,0 +1,138 @@
+"""Checks of a data game that are not rules of the game: art files and decks.
+
+Art problems are findings on the card field that named the file (or on the template element
+for a fixed path such as a logo on a shared back); art printed below 300 dpi at the size its
+box gives it is a warning there. Decks are checked against ``deck:`` of game.yaml: size, copies
+per card, then the deck's CEL rules.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from generator import art
+from generator.cel import MAX_COST, to_cel
+from generator.deck import Deck
+from generator.findings import Finding, error, warning
+from generator.layout.engine import substitute, visible
+from generator.location import Location
+from generator.model import CardSet
+
+from .cards import DataCard
+from .rules import _eval_failure, _named, involved
+
+_SINGLE = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
+
+
+def _art_problem(root, src: str) -> tuple[art.ArtInfo | None, art.ArtProblem | None]:
+    try:
+        return art.art_info(art.resolve(root, src)), None
+    except art.ArtProblem as problem:
+        return None, problem
+    except OSError as exc:
+        return None, art.ArtProblem("art-unreadable", f"'{src}' cannot be read ({exc})")
+
+
+def art_findings(definition, card_set: CardSet) -> list[Finding]:
+    """Every art file a card names or a template places, checked once per use."""
+    findings: dict[tuple[str, Location], Finding] = {}
+
+    def report(code: str, message: str, where: Location, card: str | None,
+               warn: bool = False) -> None:
+        make = warning if warn else error
+        findings.setdefault((code, where), make(code, message, where, card))
+
+    for card in card_set.cards:
+        if not isinstance(card, DataCard) or card.kind not in definition.kinds:
+            continue
+        kind = definition.kinds[card.kind]
+        for name in kind.images:
+            value = card.fields.get(name)
+            if isinstance(value, str):
+                _, problem = _art_problem(definition.root, value)
+                if problem is not None:
+                    report(problem.code, problem.message, card.source.of(name), card.id)
+        values = dict(card.fields)
+        condition = definition.condition_for(card)
+        for template_name in (kind.front, kind.back):
+            template = definition.templates.get(template_name)
+            if template is None:
+                continue
+            for element in template.elements:
+                if element.type != "image" or not visible(element, values, condition):
+                    continue
+                raw = str(element.get("src", ""))
+                single = _SINGLE.fullmatch(raw)
+                if single is None and "{" not in raw:
+                    where, owner = element.location or Location(template.file), None
+                else:
+                    where = card.source.of(single.group(1)) if single else card.source.location
+                    owner = card.id
+                src = substitute(raw, values)
+                if single and values.get(single.group(1)) is None:
+                    continue  # an optional art field left out: nothing to draw
+                info, problem = _art_problem(definition.root, src)
+                if problem is not None:
+                    report(problem.code, problem.message, where, owner)
+                    continue
+                assert info is not None
+                _, _, w, h = art.placement(info, element.box, str(element.get("fit", "cover")))
+                dpi = art.printed_dpi(info, w, h)
+                if dpi is not None and dpi < art.MIN_DPI:
+                    report("art-low-dpi", f"'{src}' prints at {dpi:.0f} dpi in its "
+                           f"{element.box[2]:g} x {element.box[3]:g} mm box; "
+                           f"{art.MIN_DPI:.0f} dpi or more prints sharp", where, owner,
+                           warn=True)
+    return list(findings.values())
+
+
+def deck_findings(definition, deck: Deck, card_set: CardSet) -> list[Finding]:
+    rules = definition.deck
+    findings: list[Finding] = []
+    document = deck.document
+    cards_key = document.where_key(("cards",)) if document is not None else Location(deck.file)
+    total = deck.total
+    if (rules.min_size is not None and total < rules.min_size) or \
+            (rules.max_size is not None and total > rules.max_size):
+        wanted = (f"exactly {rules.min_size}" if rules.min_size == rules.max_size else
+                  f"{rules.min_size if rules.min_size is not None else 0} to "
+                  f"{rules.max_size if rules.max_size is not None else 'any number of'}")
+        findings.append(error("deck-size", f"the deck holds {total} cards; the game allows "
+                              f"{wanted}", cards_key))
+    if rules.max_copies is not None:
+        copies: dict[str, int] = {}
+        for entry in deck.entries:
+            copies[entry.card.id] = copies.get(entry.card.id, 0) + entry.count
+            if copies[entry.card.id] > rules.max_copies:
+                findings.append(error("deck-max-copies", f"{copies[entry.card.id]} copies of "
+                                      f"'{entry.card.id}'; at most {rules.max_copies} of a "
+                                      "card per deck", entry.location, entry.card.id))
+    if rules.rules:
+        findings += _deck_rules(rules.rules, deck, card_set, cards_key)
+    return findings
+
+
+def _deck_rules(rules, deck: Deck, card_set: CardSet, where: Location) -> list[Finding]:
+    from celpy import celtypes
+
+    entries = [(e.card.id, to_cel({"card": dict(getattr(e.card, "fields", {})),
+                                   "count": e.count})) for e in deck.entries]
+    listing = celtypes.ListType([value for _, value in entries])
+    cards = to_cel([dict(getattr(c, "fields", {})) for c in card_set.cards])
+    bindings: dict[str, Any] = {"deck": listing, "cards": cards}
+    findings: list[Finding] = []
+    for rule in rules:
+        size = max(len(entries), len(card_set.cards))
+        if rule.reads.depth and size ** rule.reads.depth > MAX_COST:
+            continue
+        value = rule.expression.evaluate(bindings)
+        if value is True:
+            continue
+        if not isinstance(value, bool):
+            findings.append(_eval_failure(rule, [("", value)]))
+            continue
+        ids = involved(rule, "deck", entries, bindings)
+        text = f"{rule.text()}; {_named(ids)}" if ids else rule.text()
+        findings.append(rule.finding(text, where))
+    return findings

@@ -1,0 +1,322 @@
+"""A game defined in data: game.yaml's ``kinds:``, ``rules:``, ``deck:``, ``fonts:`` and
+``palette:`` read into the same :class:`~generator.games.base.Game` a built-in module exposes.
+
+Everything is checked once, when the manifest is read, and every problem is a finding located
+in game.yaml or in the template file at fault: a kind's schema that is not valid JSON Schema, a
+template that does not exist, a rule that does not compile. The pipeline after this point does
+not know whether a game came from Python or from data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError
+
+from generator.art import ArtProblem, art_info, resolve
+from generator.cel import compile_expression, to_cel, truthy_condition
+from generator.findings import Finding, error
+from generator.fonts import pack_font_style
+from generator.games.base import CardKind, Faces, Game
+from generator.layout.ops import Image, Op
+from generator.layout.template import Template, register_template_folder
+from generator.location import Location
+from generator.model import Card, CardSize
+from generator.schemacheck import did_you_mean
+from generator.yamlsource import YamlDocument
+
+from .cards import IMPLIED_FIELDS, DataCard, card_builder
+from .rules import DataRule, RuleContext, check_rules, compile_rules, sample_card
+from .templates import TemplateScope, builtin_fonts, load_data_template
+
+TEMPLATES_DIR = "templates"
+ICONS_DIR = "icons"
+DEFAULT_PALETTE = MappingProxyType({"ink": "#000000", "paper": "#ffffff",
+                                    "white": "#ffffff", "black": "#000000"})
+_ID_SCHEMA = {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$"}
+
+
+@dataclass(frozen=True, slots=True)
+class KindDefinition:
+    name: str
+    front: str
+    back: str
+    schema: Mapping[str, Any]  # the full schema of one card (id, kind, count added)
+    translatable: tuple[str, ...]
+    images: tuple[str, ...]  # fields holding art paths (``format: image``)
+    fields: tuple[str, ...]  # declared properties, in schema order
+
+
+@dataclass(frozen=True, slots=True)
+class DeckDefinition:
+    min_size: int | None
+    max_size: int | None
+    max_copies: int | None
+    rules: tuple[DataRule, ...]
+    location: Location
+
+
+@dataclass(slots=True)
+class DataGame:
+    """What the generic pipeline needs of a data game beyond :class:`Game`'s fields."""
+
+    name: str
+    root: Path
+    kinds: dict[str, KindDefinition]
+    templates: dict[str, Template]
+    palette: Mapping[str, str]
+    fonts: Mapping[str, str]
+    icons: dict[str, Path]
+    rules: tuple[DataRule, ...] = ()
+    deck: DeckDefinition | None = None
+    manifest_file: str = ""
+
+    def template(self, name: str) -> Template:
+        return self.templates[name]
+
+    @property
+    def text_styles(self) -> tuple[str, ...]:
+        """Font styles the templates print text in (glyph checks look at each of them)."""
+        styles = {str(e.get("font", "regular")) for t in self.templates.values()
+                  for e in t.elements if e.type == "text"}
+        return tuple(sorted(styles)) or ("regular",)
+
+    def prepare(self, ctx, card: Card) -> None:
+        """Give a face context what data templates need: art folder and CEL conditions."""
+        ctx.art_root = self.root
+        ctx.condition = self.condition_for(card)
+
+    @staticmethod
+    def condition_for(card: Card) -> Callable[[str], bool]:
+        """``when:``/``unless:`` CEL over ``card`` (a condition that errors does not hold)."""
+        activation = card_activation(card)
+        return lambda text: truthy_condition(compile_expression(text))(activation)
+
+    def face_values(self, card: Card, text: Callable[[Card, str], str],
+                    label: Callable[[str], str]) -> dict[str, object]:
+        """Every declared field, localized where translatable; lists read "a, b, c"."""
+        kind = self.kinds[card.kind]
+        fields = card.fields if isinstance(card, DataCard) else {}
+        values: dict[str, object] = {name: fields.get(name) for name in IMPLIED_FIELDS}
+        for name in kind.fields:
+            value = fields.get(name)
+            if name in kind.translatable and isinstance(value, str):
+                value = text(card, name)
+            elif isinstance(value, list):
+                value = ", ".join(str(v) for v in value)
+            values[name] = value
+        return values
+
+    def icon_painters(self) -> dict[str, Callable[..., list[Op]]]:
+        return {f"icon-{name}": _icon_painter(path) for name, path in self.icons.items()}
+
+
+def card_activation(card: Card) -> dict[str, Any]:
+    """CEL variables for one card: ``self`` and each field by its bare name."""
+    fields = dict(card.fields) if isinstance(card, DataCard) else {}
+    activation = {name: to_cel(value) for name, value in fields.items()}
+    activation["self"] = to_cel(fields)
+    return activation
+
+
+def _icon_painter(path: Path) -> Callable[..., list[Op]]:
+    def paint(x: float, baseline: float, size_mm: float, color: str) -> list[Op]:
+        try:
+            info = art_info(path)
+        except ArtProblem:
+            return []
+        height = size_mm * 0.9
+        width = min(height * info.aspect, size_mm * 1.1)
+        height = width / info.aspect
+        return [Image(x + (size_mm * 1.15 - width) / 2, baseline - height, width, height,
+                      str(path), info.vector)]
+
+    return paint
+
+
+# --- reading game.yaml -------------------------------------------------------------------------
+
+def _kind_schema(name: str, raw: Mapping[str, Any], doc: YamlDocument
+                 ) -> tuple[KindDefinition | None, list[Finding]]:
+    base = ("kinds", name, "schema")
+    schema = dict(raw)
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError as exc:
+        path = tuple(exc.absolute_path) or tuple(exc.path)
+        where = doc.where((*base, *path)) if path else doc.where(base)
+        return None, [error("bad-kind-schema", f"kind '{name}': not a valid JSON Schema: "
+                            f"{exc.message}", where)]
+    properties = dict(schema.get("properties") or {})
+    for implied in IMPLIED_FIELDS:
+        if implied in properties:
+            return None, [error("bad-kind-schema", f"kind '{name}': '{implied}' is implied; "
+                                "leave it out of the schema", doc.where_key(
+                                    (*base, "properties", implied)))]
+    full = dict(schema)
+    full["type"] = "object"
+    full["properties"] = {"id": _ID_SCHEMA, "kind": {"const": name},
+                          "count": {"type": "integer", "minimum": 1, "maximum": 1000},
+                          **properties}
+    full["required"] = ["id", "kind", *[r for r in schema.get("required", [])
+                                        if r not in IMPLIED_FIELDS]]
+    full.setdefault("additionalProperties", False)
+    translatable = tuple(p for p, s in properties.items()
+                         if isinstance(s, Mapping) and s.get("x-translate") is True)
+    images = tuple(p for p, s in properties.items()
+                   if isinstance(s, Mapping) and s.get("format") == "image")
+    findings = [error("bad-kind-schema", f"kind '{name}': x-translate marks text fields; "
+                      f"'{p}' is not of type string", doc.where((*base, "properties", p)))
+                for p in translatable if properties[p].get("type") != "string"]
+    return KindDefinition(name, "", "", MappingProxyType(full), translatable, images,
+                          tuple(properties)), findings
+
+
+def _fonts(data: Mapping[str, Any], root: Path, doc: YamlDocument
+           ) -> tuple[dict[str, str], list[Finding]]:
+    fonts = builtin_fonts()
+    findings: list[Finding] = []
+    for name, path in (data.get("fonts") or {}).items():
+        where = doc.where(("fonts", name))
+        if name in fonts:
+            findings.append(error("bad-font", f"font name '{name}' is a built-in family; "
+                                  "choose another name", doc.where_key(("fonts", name))))
+            continue
+        try:
+            fonts[name] = pack_font_style(resolve(root, str(path)))
+        except ArtProblem as problem:
+            findings.append(error("bad-font", problem.message.replace("art", "font"), where))
+        except ValueError as exc:
+            findings.append(error("bad-font", f"'{path}' is not a usable TrueType font ({exc})",
+                                  where))
+    return fonts, findings
+
+
+def _icons(root: Path) -> dict[str, Path]:
+    folder = root / ICONS_DIR
+    if not folder.is_dir():
+        return {}
+    real = root.resolve()
+    return {p.stem: p.resolve() for p in sorted(folder.glob("*.svg"))
+            if p.is_file() and p.resolve().is_relative_to(real)}
+
+
+def _templates(kinds: dict[str, KindDefinition], raw_kinds: Mapping[str, Any], root: Path,
+               scope_args: dict[str, Any], doc: YamlDocument
+               ) -> tuple[dict[str, Template], list[Finding]]:
+    """Each template named by a kind, loaded once and checked against every kind it draws."""
+    users: dict[str, list[str]] = {}
+    findings: list[Finding] = []
+    for name in kinds:
+        for side in ("front", "back"):
+            template = str(raw_kinds[name][side])
+            users.setdefault(template, []).append(name)
+            if not (root / TEMPLATES_DIR / f"{template}.yaml").is_file():
+                available = sorted(p.stem for p in (root / TEMPLATES_DIR).glob("*.yaml"))
+                findings.append(error(
+                    "missing-template", f"kind '{name}': no template '{template}' "
+                    f"({TEMPLATES_DIR}/{template}.yaml){did_you_mean(template, available)}",
+                    doc.where(("kinds", name, side))))
+    templates: dict[str, Template] = {}
+    for template, kind_names in users.items():
+        path = root / TEMPLATES_DIR / f"{template}.yaml"
+        if not path.is_file():
+            continue
+        fields = frozenset(f for k in kind_names for f in kinds[k].fields)
+        scope = TemplateScope(fields=fields, **scope_args)
+        loaded, problems = load_data_template(path, template, scope)
+        findings += problems
+        if loaded is not None:
+            templates[template] = loaded
+    return templates, findings
+
+
+def _deck(data: Mapping[str, Any], doc: YamlDocument, ctx: RuleContext
+          ) -> tuple[DeckDefinition | None, list[Finding]]:
+    raw = data.get("deck")
+    if not isinstance(raw, Mapping):
+        return None, []
+    size = raw.get("size") or {}
+    rules, findings = compile_rules(raw.get("rules") or [], ("deck", "rules"), doc, ctx,
+                                    deck=True)
+    if size.get("min") is not None and size.get("max") is not None \
+            and size["min"] > size["max"]:
+        findings.append(error("bad-deck", f"deck size min {size['min']} is above max "
+                              f"{size['max']}", doc.where(("deck", "size"))))
+    return DeckDefinition(size.get("min"), size.get("max"), raw.get("max_copies"),
+                          tuple(rules), doc.where(("deck",))), findings
+
+
+def load_data_game(doc: YamlDocument, root: Path) -> tuple[Game | None, list[Finding]]:
+    """The game a pack's game.yaml defines (its ``kinds:``); None when it cannot be used."""
+    data = doc.data
+    assert isinstance(data, Mapping)
+    name = str(data["pack"])
+    findings: list[Finding] = []
+    raw_kinds: Mapping[str, Any] = data["kinds"]
+    kinds: dict[str, KindDefinition] = {}
+    for kind_name, raw in raw_kinds.items():
+        kind, problems = _kind_schema(kind_name, raw["schema"], doc)
+        findings += problems
+        if kind is not None:
+            kinds[kind_name] = KindDefinition(kind_name, str(raw["front"]), str(raw["back"]),
+                                              kind.schema, kind.translatable, kind.images,
+                                              kind.fields)
+    palette = MappingProxyType({**DEFAULT_PALETTE, **(data.get("palette") or {})})
+    fonts, problems = _fonts(data, root, doc)
+    findings += problems
+    icons = _icons(root)
+    scope_args = {"game": name, "root": root, "palette": palette, "fonts": fonts,
+                  "icons": frozenset(icons)}
+    templates, problems = _templates(kinds, raw_kinds, root, scope_args, doc)
+    findings += problems
+    # rules see every kind written in game.yaml, even one whose schema has a mistake, so that
+    # one mistake is not reported again as an unknown kind or field of each rule naming it
+    written = {k: dict(raw["schema"]) for k, raw in raw_kinds.items()}
+    ctx = RuleContext(fields={k: frozenset(s.get("properties") or {}) for k, s in written.items()},
+                      samples={k: sample_card(k, s) for k, s in written.items()})
+    rules, problems = compile_rules(data.get("rules") or [], ("rules",), doc, ctx)
+    findings += problems
+    deck, problems = _deck(data, doc, ctx)
+    findings += problems
+    if len(kinds) < len(raw_kinds) or any(f.code in {"missing-template", "bad-template",
+                                                     "yaml-syntax"} for f in findings):
+        return None, findings
+    definition = DataGame(name=name, root=root, kinds=kinds, templates=templates,
+                          palette=palette, fonts=fonts, icons=icons, rules=tuple(rules),
+                          deck=deck, manifest_file=doc.file)
+    register_template_folder(name, root / TEMPLATES_DIR)
+    return _game(definition, raw_kinds, data), findings
+
+
+def _game(definition: DataGame, raw_kinds: Mapping[str, Any], data: Mapping[str, Any]) -> Game:
+    from .checks import art_findings, deck_findings
+
+    kinds = {}
+    for name, kind in definition.kinds.items():
+        size = raw_kinds[name].get("size")
+        kinds[name] = CardKind(name, f"{name}.schema.json", card_builder(kind.translatable),
+                               size=CardSize.from_spec(size) if size else None,
+                               schema_data=kind.schema)
+
+    def rule_check(card_set) -> list[Finding]:
+        cards = [c for c in card_set.cards if isinstance(c, DataCard)]
+        return check_rules(definition.rules, cards) + art_findings(definition, card_set)
+
+    faces = Faces(front_template=lambda card: definition.kinds[card.kind].front,
+                  back_template=lambda card: definition.kinds[card.kind].back,
+                  values=definition.face_values, widgets={},
+                  icons=definition.icon_painters())
+    deck_rules = () if definition.deck is None else (
+        lambda deck, card_set: deck_findings(definition, deck, card_set),)
+    return Game(name=definition.name, title=str(data.get("name", definition.name)),
+                schema_package="", kinds=MappingProxyType(kinds), rules=(rule_check,),
+                faces=faces, deck_rules=deck_rules, data=definition)
+
+
+__all__ = ["DataGame", "load_data_game"]

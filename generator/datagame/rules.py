@@ -1,0 +1,372 @@
+"""Rules written in data: CEL checks over one card, the whole set, or a deck.
+
+Each rule is compiled once when game.yaml is read, and checked statically there, so that a
+mistake in a rule is reported at the rule's own line in game.yaml (syntax, a field no kind has,
+values of the wrong type), never as a traceback and never once per card:
+
+- names and fields are checked against the kinds' schemas by walking the parse tree;
+- types are checked by a trial run on a sample card built from each kind's schema;
+- a nest of comprehensions over all cards is refused when it would visit too many elements.
+
+Evaluation is memoized on the fields a rule reads (CEL has no side effects, so equal inputs give
+equal results): a rule that reads ``cost`` and ``power`` runs once per distinct pair, not once
+per card, which keeps ``pnp validate`` of a thousand-card game well under a second.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from generator.cel import (
+    MAX_COST,
+    CelProblem,
+    Expression,
+    Reads,
+    compile_expression,
+    describe_error,
+    first_macro,
+    is_error,
+    memo_key,
+    reads,
+    to_cel,
+)
+from generator.findings import Finding, Severity, error, warning
+from generator.location import Location
+from generator.schemacheck import did_you_mean
+from generator.yamlsource import YamlDocument
+
+from .cards import IMPLIED_FIELDS, DataCard
+
+MAX_NAMED = 8  # cards named in one finding; the rest are counted
+
+
+@dataclass(frozen=True, slots=True)
+class DataRule:
+    """One rule of game.yaml (``rules:`` or ``deck: rules:``)."""
+
+    code: str
+    level: str  # card | set | deck
+    kind: str | None
+    check: str
+    message: str
+    severity: Severity
+    cites: str | None
+    location: Location  # the rule entry in game.yaml
+    check_location: Location
+    expression: Expression | None = field(default=None, compare=False)
+    reads: Reads | None = field(default=None, compare=False)
+
+    def text(self) -> str:
+        return f"{self.message} ({self.cites})" if self.cites else self.message
+
+    def finding(self, message: str, location: Location, card: str | None = None) -> Finding:
+        make = error if self.severity is Severity.ERROR else warning
+        return make(self.code, message, location, card)
+
+
+# --- compiling ---------------------------------------------------------------------------------
+
+def _sample(schema: Mapping[str, Any], depth: int = 0) -> object:
+    """A value valid for ``schema``'s type, for the trial run that finds type mistakes."""
+    if depth > 6:
+        return None
+    if "const" in schema:
+        return schema["const"]
+    if isinstance(schema.get("enum"), list) and schema["enum"]:
+        return schema["enum"][0]
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        kind = next((k for k in kind if k != "null"), None)
+    low = schema.get("minimum", 1)
+    low = low if isinstance(low, int | float) and not isinstance(low, bool) and low < 1e9 else 1
+    if kind == "integer":
+        return max(1, int(low))
+    if kind == "number":
+        return float(max(1, low))
+    if kind == "boolean":
+        return True
+    if kind == "array":
+        items = schema.get("items")
+        return [_sample(items, depth + 1)] if isinstance(items, Mapping) else []
+    if kind == "object":
+        props = schema.get("properties") or {}
+        return {k: _sample(v, depth + 1) for k, v in props.items() if isinstance(v, Mapping)}
+    if kind == "string":
+        return "x"
+    return "x"
+
+
+def sample_card(kind: str, schema: Mapping[str, Any]) -> dict[str, object]:
+    props = schema.get("properties") or {}
+    card = {name: _sample(sub) for name, sub in props.items() if isinstance(sub, Mapping)}
+    card.update({"id": f"sample-{kind}", "kind": kind, "count": 1})
+    return card
+
+
+@dataclass(slots=True)
+class RuleContext:
+    """What the static checks know of the game: each kind's fields and a sample card."""
+
+    fields: dict[str, frozenset[str]]
+    samples: dict[str, dict[str, object]]
+
+    def fields_of(self, kind: str | None) -> frozenset[str]:
+        if kind is not None:
+            return self.fields.get(kind, frozenset())
+        return frozenset().union(*self.fields.values()) if self.fields else frozenset()
+
+
+def _unknown_names(rule: DataRule, facts: Reads, ctx: RuleContext) -> list[str]:
+    """Names and fields the rule reads that no kind in its reach has."""
+    card_fields = ctx.fields_of(rule.kind) | set(IMPLIED_FIELDS)
+    every_field = ctx.fields_of(None) | set(IMPLIED_FIELDS)
+    allowed = {"card": {"self", "cards"} | card_fields, "set": {"cards"},
+               "deck": {"deck", "cards"}}[rule.level]
+    problems: list[str] = []
+    for name in sorted(facts.names - allowed):
+        choices = sorted(allowed)
+        problems.append(f"unknown name '{name}'{did_you_mean(name, choices)}")
+    for variable, name in sorted(facts.fields):
+        over = facts.ranges.get(variable)
+        if variable == "self" and rule.level == "card":
+            known = card_fields
+        elif over == "cards":
+            known = every_field
+        elif over == "deck":
+            known = {"card", "count"}
+        else:
+            continue
+        if name not in known:
+            problems.append(f"unknown field '{name}'{did_you_mean(name, sorted(known))}")
+    return problems
+
+
+def _trial(rule: DataRule, ctx: RuleContext) -> str | None:
+    """Run the rule on sample cards; a type mistake shows up as an error or a non-boolean."""
+    assert rule.expression is not None
+    kinds = [rule.kind] if rule.kind else sorted(ctx.samples)
+    samples = [ctx.samples[k] for k in kinds if k in ctx.samples]
+    cards = to_cel([ctx.samples[k] for k in sorted(ctx.samples)])
+    for sample in samples or [{}]:
+        activation: dict[str, Any] = {"cards": cards}
+        if rule.level == "card":
+            activation.update({k: to_cel(v) for k, v in sample.items()})
+            activation["self"] = to_cel(sample)
+        elif rule.level == "deck":
+            activation["deck"] = to_cel([{"card": sample, "count": 1}])
+        value = rule.expression.evaluate(activation)
+        if is_error(value):
+            text = describe_error(value)
+            if text.startswith("no field"):
+                continue  # a field only some kinds have; the name check covers real typos
+            return text
+        if not isinstance(value, bool):
+            return f"the check gives {type(value).__name__.replace('Type', '').lower()} " \
+                   f"({value}), not true or false"
+    return None
+
+
+def compile_rules(entries: Sequence[Mapping[str, Any]], path: tuple[str, ...],
+                  doc: YamlDocument, ctx: RuleContext, deck: bool = False
+                  ) -> tuple[list[DataRule], list[Finding]]:
+    """Rules of one list of game.yaml (``rules`` or ``deck.rules``); bad ones become findings
+    at their line and are left out."""
+    rules: list[DataRule] = []
+    findings: list[Finding] = []
+    for index, entry in enumerate(entries):
+        base = (*path, index)
+        kind = str(entry["kind"]) if entry.get("kind") is not None else None
+        level = "deck" if deck else ("set" if entry.get("scope") == "set" else "card")
+        rule = DataRule(
+            code=str(entry["code"]), level=level, kind=kind, check=str(entry["check"]),
+            message=str(entry["message"]),
+            severity=Severity.WARNING if entry.get("severity") == "warning" else Severity.ERROR,
+            cites=str(entry["cites"]) if entry.get("cites") else None,
+            location=doc.where(base), check_location=doc.where((*base, "check")))
+        if kind is not None and kind not in ctx.fields:
+            findings.append(error("unknown-value", f"rule '{rule.code}': 'kind' is {kind!r}; "
+                                  f"expected one of: {', '.join(sorted(ctx.fields))}"
+                                  f"{did_you_mean(kind, sorted(ctx.fields))}",
+                                  doc.where((*base, "kind"))))
+            continue
+        try:
+            expression = compile_expression(rule.check)
+        except CelProblem as problem:
+            findings.append(error(problem.code, f"rule '{rule.code}': {problem.message}",
+                                  rule.check_location))
+            continue
+        facts = reads(expression)
+        rule = DataRule(**{**_fields_of(rule), "expression": expression, "reads": facts})
+        unknown = _unknown_names(rule, facts, ctx)
+        if unknown:
+            findings.append(error("rule-unknown-field", f"rule '{rule.code}': "
+                                  f"{'; '.join(unknown)}", rule.check_location))
+            continue
+        if facts.depth > 3:
+            findings.append(error("rule-too-costly", f"rule '{rule.code}': comprehensions "
+                                  f"nested {facts.depth} deep over the cards; at most 3",
+                                  rule.check_location))
+            continue
+        wrong = _trial(rule, ctx)
+        if wrong is not None:
+            findings.append(error("rule-wrong-type", f"rule '{rule.code}': {wrong}",
+                                  rule.check_location))
+            continue
+        rules.append(rule)
+    return rules, findings
+
+
+def _fields_of(rule: DataRule) -> dict[str, Any]:
+    return {name: getattr(rule, name) for name in DataRule.__dataclass_fields__}
+
+
+# --- evaluating --------------------------------------------------------------------------------
+
+class CelCards:
+    """CEL values of the cards, converted once per validation run."""
+
+    def __init__(self, cards: Iterable[DataCard]) -> None:
+        self.cards = list(cards)
+        self._values: dict[int, Any] = {}
+        self._lists: dict[str | None, Any] = {}
+
+    def value(self, card: DataCard) -> Any:
+        key = id(card)
+        if key not in self._values:
+            self._values[key] = to_cel(dict(card.fields))
+        return self._values[key]
+
+    def listing(self, kind: str | None = None) -> Any:
+        if kind not in self._lists:
+            from celpy import celtypes
+
+            self._lists[kind] = celtypes.ListType(
+                [self.value(c) for c in self.cards if kind is None or c.kind == kind])
+        return self._lists[kind]
+
+
+def _too_costly(rule: DataRule, size: int) -> Finding | None:
+    assert rule.reads is not None
+    if rule.reads.depth and size ** rule.reads.depth > MAX_COST:
+        return error("rule-too-costly", f"rule '{rule.code}': comprehensions nested "
+                     f"{rule.reads.depth} deep over {size} cards would take "
+                     f"{size ** rule.reads.depth:,} steps; the limit is {MAX_COST:,}",
+                     rule.check_location)
+    return None
+
+
+def _named(ids: Sequence[str]) -> str:
+    shown = ", ".join(ids[:MAX_NAMED])
+    more = f" and {len(ids) - MAX_NAMED} more" if len(ids) > MAX_NAMED else ""
+    return f"{len(ids)} card{'s' if len(ids) != 1 else ''}: {shown}{more}"
+
+
+def _eval_failure(rule: DataRule, failures: list[tuple[str, Any]]) -> Finding:
+    card, value = failures[0]
+    others = f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""
+    on = f" on card '{card}'{others}" if card else ""
+    return error("rule-error", f"rule '{rule.code}' cannot be checked{on}: "
+                 f"{describe_error(value)}", rule.check_location)
+
+
+def _card_location(rule: DataRule, card: DataCard) -> Location:
+    """The field's line when the rule reads exactly one field of the card, else the card's."""
+    assert rule.reads is not None
+    read = {name for variable, name in rule.reads.fields if variable == "self"}
+    read |= rule.reads.names - {"self", "cards"}
+    if len(read) == 1:
+        return card.source.of(next(iter(read)))
+    return card.source.location
+
+
+def check_card_rule(rule: DataRule, cards: CelCards) -> list[Finding]:
+    assert rule.expression is not None and rule.reads is not None
+    facts = rule.reads
+    targets = [c for c in cards.cards if rule.kind is None or c.kind == rule.kind]
+    costly = _too_costly(rule, len(cards.cards))
+    if costly is not None:
+        return [costly]
+    bare = sorted(facts.names - {"self", "cards"})
+    self_fields = {name for variable, name in facts.fields if variable == "self"}
+    memo_names = None if "self" in facts.whole else sorted(self_fields | set(bare))
+    reads_cards = "cards" in facts.names
+    memo: dict[tuple, Any] = {}
+    findings: list[Finding] = []
+    failures: list[tuple[str, Any]] = []
+    for card in targets:
+        key = memo_key(card.fields, memo_names) if memo_names is not None else None
+        if key is not None and key in memo:
+            value = memo[key]
+        else:
+            activation: dict[str, Any] = {"self": cards.value(card)}
+            for name in bare:
+                if name in card.fields:
+                    activation[name] = to_cel(card.fields[name])
+            if reads_cards:
+                activation["cards"] = cards.listing()
+            value = rule.expression.evaluate(activation)
+            if key is not None:
+                memo[key] = value
+        if value is True:
+            continue
+        if is_error(value) or not isinstance(value, bool):
+            failures.append((card.id, value))
+            continue
+        findings.append(rule.finding(rule.text(), _card_location(rule, card), card.id))
+    if failures:
+        findings.append(_eval_failure(rule, failures))
+    return findings
+
+
+def involved(rule: DataRule, over: str, items: Sequence[tuple[str, Any]],
+             bindings: Mapping[str, Any]) -> list[str]:
+    """Names of the items a failed set or deck rule is about, read from its first
+    comprehension: the cards a ``filter``/``exists`` selects, or those an ``all`` rejects."""
+    assert rule.expression is not None
+    macro = first_macro(rule.expression, [over])
+    if macro is None:
+        return []
+    method, variable, predicate = macro
+    try:
+        compiled = compile_expression(predicate)
+    except CelProblem:
+        return []
+    names: list[str] = []
+    for name, value in items:
+        result = compiled.evaluate({**bindings, variable: value})
+        if not isinstance(result, bool):
+            continue
+        if result is (method != "all"):
+            names.append(name)
+    return names
+
+
+def check_set_rule(rule: DataRule, cards: CelCards) -> list[Finding]:
+    assert rule.expression is not None
+    targets = [c for c in cards.cards if rule.kind is None or c.kind == rule.kind]
+    costly = _too_costly(rule, len(targets))
+    if costly is not None:
+        return [costly]
+    listing = cards.listing(rule.kind)
+    value = rule.expression.evaluate({"cards": listing})
+    if value is True:
+        return []
+    if is_error(value) or not isinstance(value, bool):
+        return [_eval_failure(rule, [("", value)])]
+    ids = involved(rule, "cards", [(c.id, cards.value(c)) for c in targets],
+                   {"cards": listing})
+    text = f"{rule.text()}; {_named(ids)}" if ids else rule.text()
+    return [rule.finding(text, rule.location)]
+
+
+def check_rules(rules: Sequence[DataRule], cards: Iterable[DataCard]) -> list[Finding]:
+    values = CelCards(cards)
+    findings: list[Finding] = []
+    for rule in rules:
+        if rule.level == "set":
+            findings += check_set_rule(rule, values)
+        else:
+            findings += check_card_rule(rule, values)
+    return findings

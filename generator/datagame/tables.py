@@ -1,0 +1,266 @@
+"""Card files as tables: CSV (``*.csv``) and spreadsheets (``*.xlsx``, one card file per sheet).
+
+A table becomes the same located document a YAML card file is, so the schema checks and every
+later finding work unchanged: each cell is located as ``file:row:column`` with rows numbered as
+a spreadsheet shows them (the header is row 1) and columns counted from 1 (A = 1); a sheet is
+named in the file part, ``cards.xlsx[Creatures]:3:2``.
+
+The header row names the fields; each further row is one card. Cells are typed by the kind's
+schema (whole numbers, numbers, true/false, lists with ``;`` between items); an empty cell
+leaves the field out. A cell that does not read as its type stays text, so the schema check
+reports it in its usual words at the cell.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from generator.findings import Finding, error, warning
+from generator.location import Location
+from generator.schemacheck import did_you_mean
+from generator.yamlsource import MAX_FILE_BYTES, YamlDocument
+
+from .cards import IMPLIED_FIELDS
+
+TABLE_SUFFIXES = frozenset({".csv", ".xlsx"})
+LIST_SEPARATOR = ";"
+MAX_ROWS = 100_000
+MAX_COLUMNS = 500
+_INTEGER = re.compile(r"[+-]?\d+")
+_TRUE = frozenset({"true", "yes", "y", "1", "x"})
+_FALSE = frozenset({"false", "no", "n", "0"})
+
+
+def column_letter(column: int) -> str:
+    letters = ""
+    while column > 0:
+        column, rest = divmod(column - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters
+
+
+def _typed(text: str, schema: Mapping[str, Any] | None) -> object:
+    """A cell's text as the value its field's schema asks for (text when it does not read)."""
+    if schema is None:
+        return text
+    kinds = schema.get("type")
+    kinds = kinds if isinstance(kinds, list) else [kinds]
+    if "array" in kinds:
+        items = schema.get("items") if isinstance(schema.get("items"), Mapping) else None
+        return [_typed(part.strip(), items) for part in text.split(LIST_SEPARATOR)
+                if part.strip()]
+    stripped = text.strip()
+    if "integer" in kinds and _INTEGER.fullmatch(stripped):
+        return int(stripped)
+    if "number" in kinds:
+        try:
+            return float(stripped.replace(",", ".")) if stripped else text
+        except ValueError:
+            pass
+    if "boolean" in kinds and stripped.lower() in _TRUE | _FALSE:
+        return stripped.lower() in _TRUE
+    return text
+
+
+def _typed_value(value: object, schema: Mapping[str, Any] | None) -> object:
+    """Spreadsheet cells come typed already; whole floats become ints where ints are wanted."""
+    if isinstance(value, str):
+        return _typed(value, schema)
+    if isinstance(value, float) and value.is_integer() and schema is not None:
+        kinds = schema.get("type")
+        if kinds == "integer" or (isinstance(kinds, list) and "integer" in kinds):
+            return int(value)
+    if isinstance(value, float | int | bool):
+        if schema is not None and schema.get("type") in {"string", "array"}:
+            text = str(int(value)) if isinstance(value, float) and value.is_integer() \
+                else str(value)
+            return _typed(text, schema)
+        return value
+    return str(value)
+
+
+class TableSchema:
+    """Field schemas of a game's kinds, to type the cells of each row by its kind."""
+
+    def __init__(self, kinds: Mapping[str, Mapping[str, Any]]) -> None:
+        self.kinds = kinds
+        self.columns = set(IMPLIED_FIELDS)
+        for schema in kinds.values():
+            self.columns |= set(schema.get("properties", {}))
+
+    def field_schema(self, kind: object, name: str) -> Mapping[str, Any] | None:
+        schema = self.kinds.get(str(kind)) if kind is not None else None
+        if schema is None:
+            return None
+        sub = schema.get("properties", {}).get(name)
+        return sub if isinstance(sub, Mapping) else None
+
+    @property
+    def only_kind(self) -> str | None:
+        return next(iter(self.kinds)) if len(self.kinds) == 1 else None
+
+
+def rows_to_document(file: str, rows: Iterable[Sequence[object]], schema: TableSchema
+                     ) -> tuple[YamlDocument | None, list[Finding]]:
+    """Header + rows -> a document ``{cards: [...]}`` with every cell located."""
+    findings: list[Finding] = []
+    doc = YamlDocument(file=file, data=None)
+    doc.values[()] = Location(file, 1, 1)
+    iterator = iter(rows)
+    header_row = next(iterator, None)
+    if header_row is None or not any(str(c or "").strip() for c in header_row):
+        return None, [warning("empty-table", "no header row: this table holds no cards",
+                              Location(file, 1, 1))]
+    header: list[str | None] = []
+    seen: dict[str, int] = {}
+    for column, cell in enumerate(header_row, start=1):
+        name = str(cell).strip() if cell is not None else ""
+        where = Location(file, 1, column)
+        if not name:
+            header.append(None)
+            continue
+        if name in seen:
+            findings.append(error("duplicate-key", f"column '{name}' appears twice (first in "
+                                  f"column {seen[name]})", where))
+            header.append(None)
+            continue
+        seen[name] = column
+        if name not in schema.columns:
+            findings.append(error("unknown-field", f"unknown column '{name}' (column "
+                                  f"{column_letter(column)})"
+                                  f"{did_you_mean(name, sorted(schema.columns))}", where))
+            header.append(None)
+            continue
+        header.append(name)
+    width = len(header_row)
+    cards: list[dict[str, object]] = []
+    for row_number, row in enumerate(iterator, start=2):
+        if row_number > MAX_ROWS:
+            findings.append(error("table-too-large", f"more than {MAX_ROWS} rows",
+                                  Location(file, row_number, 1)))
+            break
+        cells = list(row)
+        while cells and (cells[-1] is None or cells[-1] == "") and len(cells) > width:
+            cells.pop()
+        if not any(str(c).strip() for c in cells if c is not None):
+            continue
+        if len(cells) != width:
+            column = min(len(cells), width) + 1
+            findings.append(error("ragged-row", f"row {row_number} has {len(cells)} cells; "
+                                  f"the header has {width}", Location(file, row_number,
+                                                                      column)))
+            continue
+        index = len(cards)
+        card: dict[str, object] = {}
+        path = ("cards", index)
+        doc.values[path] = Location(file, row_number, 1)
+        kind_column = seen.get("kind")
+        kind = cells[kind_column - 1] if kind_column else schema.only_kind
+        if kind is None and schema.only_kind is not None:
+            kind = schema.only_kind
+        for column, (name, cell) in enumerate(zip(header, cells, strict=True), start=1):
+            if name is None or cell is None or (isinstance(cell, str) and not cell.strip()):
+                continue
+            where = Location(file, row_number, column)
+            doc.values[(*path, name)] = where
+            doc.keys[(*path, name)] = where
+            card[name] = cell.strip() if name in {"id", "kind"} and isinstance(cell, str) \
+                else _typed_value(cell, schema.field_schema(kind, name))
+        if "kind" not in card and kind is not None:
+            card["kind"] = str(kind)
+        cards.append(card)
+    doc.data = {"cards": cards}
+    return doc, findings
+
+
+def _decode(file: str, raw: bytes) -> tuple[str | None, Finding | None]:
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    try:
+        return raw.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        before = raw[: exc.start]
+        line = before.count(b"\n") + 1
+        return None, error("not-utf8", f"row {line} is not UTF-8 (byte 0x{raw[exc.start]:02x});"
+                           " save the table as CSV UTF-8", Location(file, line, 1))
+
+
+def _too_large(path: Path, file: str) -> list[Finding]:
+    size = path.stat().st_size
+    if size > MAX_FILE_BYTES:
+        return [error("file-too-large", f"file is {size} bytes; the limit is {MAX_FILE_BYTES}",
+                      Location(file))]
+    return []
+
+
+def load_csv(path: Path, file: str, schema: TableSchema
+             ) -> tuple[list[YamlDocument], list[Finding]]:
+    try:
+        if too_large := _too_large(path, file):
+            return [], too_large
+        raw = path.read_bytes()
+    except OSError as exc:
+        return [], [error("io-error", f"cannot read file: {exc.strerror or exc}",
+                          Location(file))]
+    text, problem = _decode(file, raw)
+    if problem is not None:
+        return [], [problem]
+    assert text is not None
+    try:
+        rows = list(csv.reader(io.StringIO(text, newline=""), strict=True))
+    except csv.Error as exc:
+        line = 0
+        match = re.search(r"line (\d+)", str(exc))
+        if match:
+            line = int(match.group(1))
+        return [], [error("bad-csv", f"not a readable CSV table ({exc})",
+                          Location(file, line, 1 if line else 0))]
+    if any(len(row) > MAX_COLUMNS for row in rows):
+        return [], [error("table-too-large", f"a row has more than {MAX_COLUMNS} columns",
+                          Location(file))]
+    doc, findings = rows_to_document(file, rows, schema)
+    return ([doc] if doc is not None else []), findings
+
+
+def load_xlsx(path: Path, file: str, schema: TableSchema
+              ) -> tuple[list[YamlDocument], list[Finding]]:
+    """Each sheet of a workbook is a card file of its own."""
+    import zipfile
+
+    from openpyxl import load_workbook
+
+    try:
+        if too_large := _too_large(path, file):
+            return [], too_large
+        workbook = load_workbook(path, read_only=True, data_only=True)
+    except (OSError, zipfile.BadZipFile, KeyError, ValueError, TypeError) as exc:
+        return [], [error("bad-spreadsheet", f"not a readable .xlsx workbook "
+                          f"({type(exc).__name__})", Location(file))]
+    documents: list[YamlDocument] = []
+    findings: list[Finding] = []
+    try:
+        for sheet in workbook.worksheets:
+            name = f"{file}[{sheet.title}]"
+            rows = (row[:MAX_COLUMNS] for row in sheet.iter_rows(values_only=True))
+            doc, problems = rows_to_document(name, rows, schema)
+            findings += problems
+            if doc is not None:
+                documents.append(doc)
+    except (zipfile.BadZipFile, KeyError, ValueError, TypeError, OSError) as exc:
+        findings.append(error("bad-spreadsheet", f"cannot read the workbook "
+                              f"({type(exc).__name__})", Location(file)))
+    finally:
+        workbook.close()
+    return documents, findings
+
+
+def load_table(path: Path, file: str, schema: TableSchema
+               ) -> tuple[list[YamlDocument], list[Finding]]:
+    if path.suffix.lower() == ".xlsx":
+        return load_xlsx(path, file, schema)
+    return load_csv(path, file, schema)
