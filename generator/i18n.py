@@ -14,9 +14,9 @@ from pathlib import Path
 import polib
 import yaml
 
+from generator.layout.template import data_template_folder, template_folder
 from generator.localize import LABEL_CONTEXT, field_context, source_labels
 from generator.model import Pack
-from generator.layout.template import data_template_folder, template_folder
 
 POT_NAME = "messages.pot"
 

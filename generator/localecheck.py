@@ -19,10 +19,10 @@ from generator.findings import Finding, error, warning
 from generator.fonts import missing_glyphs
 from generator.games.base import Game
 from generator.i18n import label_messages
+from generator.layout.template import data_template_folder
 from generator.localize import LABEL_CONTEXT, Localizer, field_context, load_catalog
 from generator.location import Location
 from generator.model import Card, CardSet
-from generator.layout.template import data_template_folder
 from generator.pack import GLOSSARY_NAME, display_path
 
 _TOKEN = re.compile(r"\{[a-z0-9_][a-z0-9_-]*\}")

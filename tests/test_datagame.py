@@ -294,3 +294,24 @@ def test_fit_places_art_as_named(fit: str, expected: tuple) -> None:
     info = ArtInfo(Path("x.png"), 2000.0, 1000.0, vector=False)
     assert placement(info, (0.0, 0.0, 40.0, 30.0) if fit == "cover" else
                      (0.0, 0.0, 40.0, 25.0), fit) == pytest.approx(expected)
+
+
+def test_shipped_games_are_found_through_entry_points() -> None:
+    from importlib.metadata import entry_points
+
+    from generator.games import get_game, known_games
+
+    registered = {ep.name: ep.value for ep in entry_points(group="pnp.games")}
+    assert registered == {"cwnb": "generator.games.cwnb:GAME",
+                          "commander": "generator.games.commander:GAME",
+                          "gwas": "generator.games.gwas:GAME"}
+    assert known_games() == ["commander", "cwnb", "gwas"]
+    assert get_game("cwnb").name == "cwnb" and get_game("emberfall") is None
+
+
+def test_unknown_game_lists_what_is_known(make_pack) -> None:
+    pack = make_pack({}, game="pack: x\ngame: emberfall\nname: X\nsource_locale: en\n"
+                               "set_mark: x\n")
+    result = run_pnp("validate", str(pack))
+    assert result.returncode == 1
+    assert "unknown game 'emberfall'; known games: commander, cwnb, gwas" in result.stdout

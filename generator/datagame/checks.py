@@ -54,13 +54,16 @@ def art_findings(definition, card_set: CardSet) -> list[Finding]:
                 if problem is not None:
                     report(problem.code, problem.message, card.source.of(name), card.id)
         values = dict(card.fields)
-        condition = definition.condition_for(card)
+        condition = None
         for template_name in (kind.front, kind.back):
             template = definition.templates.get(template_name)
             if template is None:
                 continue
             for element in template.elements:
-                if element.type != "image" or not visible(element, values, condition):
+                if element.type != "image":
+                    continue
+                condition = condition or definition.condition_for(card)
+                if not visible(element, values, condition):
                     continue
                 raw = str(element.get("src", ""))
                 single = _SINGLE.fullmatch(raw)
