@@ -79,6 +79,9 @@ def _shape_box(op: Op) -> tuple[float, float, float, float] | None:
         return min(xs), min(ys), max(xs), max(ys)
     if isinstance(op, Circle) and op.fill:
         return op.cx - op.r, op.cy - op.r, op.cx + op.r, op.cy + op.r
+    if hasattr(op, "path") and hasattr(op, "w"):  # placed art (the image element), clipped
+        x, y, w, h = getattr(op, "clip", None) or (op.x, op.y, op.w, op.h)
+        return x, y, x + w, y + h
     return None
 
 

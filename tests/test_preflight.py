@@ -75,6 +75,26 @@ def test_art_that_stops_at_the_trim():
     assert "bottom" not in problem.message
 
 
+def test_placed_art_that_stops_at_the_trim():
+    """Art of the image element counts as a filled area, cut to its clip box."""
+    from dataclasses import dataclass
+
+    @dataclass(frozen=True)
+    class Art:  # the shape of the layout's image operation
+        x: float
+        y: float
+        w: float
+        h: float
+        path: str
+        clip: tuple[float, float, float, float] | None = None
+
+    full = Art(-3.175, -3.175, 69.85, 40, "sky.png")
+    stops = Art(-3.175, -3.175, 69.85, 40, "sky.png", clip=(0, 0, 63.5, 36.825))
+    assert bleed_problems(FaceLayout(63.5, 88.9, [full]), 3.175) == []
+    (problem,) = bleed_problems(FaceLayout(63.5, 88.9, [stops]), 3.175)
+    assert "left" in problem.message and "top" in problem.message
+
+
 def test_thin_strokes():
     face = FaceLayout(63.5, 88.9, [Line(0, 0, 10, 10, "#000000", 0.1),
                                    Rect(5, 5, 10, 10, stroke="#000000", width_pt=0.25),
