@@ -17,7 +17,8 @@ from generator.localize import field_context, load_catalog
 from generator.model import Card, CardSet
 
 Catalog = dict[tuple[str, str], str]
-_CACHE: dict[tuple[str, int, int], Catalog] = {}
+#: path -> (version, catalog): one entry a file, replaced when the file changes (``pnp watch``)
+_CACHE: dict[str, tuple[tuple[int, int], Catalog]] = {}
 
 
 def _catalog(path: Path) -> Catalog:
@@ -26,13 +27,15 @@ def _catalog(path: Path) -> Catalog:
         stat = path.stat()
     except OSError:
         return {}
-    key = (str(path), stat.st_mtime_ns, stat.st_size)
-    if key not in _CACHE:
+    version = (stat.st_mtime_ns, stat.st_size)
+    cached = _CACHE.get(str(path))
+    if cached is None or cached[0] != version:
         try:
-            _CACHE[key] = load_catalog(path)
+            catalog = load_catalog(path)
         except (OSError, ValueError, UnicodeError):
-            _CACHE[key] = {}
-    return _CACHE[key]
+            catalog = {}
+        cached = _CACHE[str(path)] = (version, catalog)
+    return cached[1]
 
 
 def printed_texts(card_set: CardSet, card: Card, attribute: str

@@ -54,8 +54,8 @@ def _listing(rows: tuple[Modifier, ...]) -> str:
 
 
 def _by_words(lines: list[tuple[str, str]], procedure: Procedure, locale: str
-              ) -> Iterator[tuple[str, Modifier | None, str]]:
-    """(problem, row, seed line) for lines told apart by their words; then the rows no line
+              ) -> Iterator[tuple[str, str]]:
+    """(problem, seed lines) for lines told apart by their words; then the rows no line
     printed."""
     seen: set[str] = set()
     for label, value in lines:
@@ -63,31 +63,31 @@ def _by_words(lines: list[tuple[str, str]], procedure: Procedure, locale: str
         printed = f"'{label} {value}'" if value else f"'{label}'"
         if row is None:
             yield (f"{printed} is no modifier of this procedure; the seeds give: "
-                   f"{_listing(procedure.modifiers)}", None, procedure.seed)
+                   f"{_listing(procedure.modifiers)}", procedure.seed)
         elif row.key in seen:
-            yield f"{printed} prints the row '{row.what}' a second time", row, row.seed
+            yield f"{printed} prints the row '{row.what}' a second time", row.seed
         elif plain_value(value) != row.value:
             yield (f"{printed}: the seeds give {row.what} {row.value}, not "
-                   f"{value or 'no value'}", row, row.seed)
+                   f"{value or 'no value'}", row.seed)
         if row is not None:
             seen.add(row.key)
     missing = tuple(row for row in procedure.modifiers if row.key not in seen)
     if missing:
         yield (f"the table lacks {_listing(missing)}; a player reads the card as the whole "
-               "table", None, ", ".join(row.seed for row in missing))
+               "table", ", ".join(row.seed for row in missing))
 
 
 def _by_position(lines: list[tuple[str, str]], procedure: Procedure
-                 ) -> Iterator[tuple[str, Modifier | None, str]]:
+                 ) -> Iterator[tuple[str, str]]:
     """For a language the tables have no words for: the seeds' rows in the seeds' order."""
     rows = procedure.modifiers
     if len(lines) != len(rows):
         yield (f"{len(lines)} modifier line(s); the seeds give {len(rows)}: "
-               f"{_listing(rows)}", None, procedure.seed)
-    for (label, value), row in zip(lines, rows, strict=False):
+               f"{_listing(rows)}", procedure.seed)
+    for index, ((label, value), row) in enumerate(zip(lines, rows, strict=False), 1):
         if plain_value(value) != row.value:
-            yield (f"'{label} {value}': row {rows.index(row) + 1} of the seeds' table is "
-                   f"{row.what} {row.value}", row, row.seed)
+            yield (f"'{label} {value}': row {index} of the seeds' table is {row.what} "
+                   f"{row.value}", row.seed)
 
 
 def _modifiers(card: Reference, procedure: Procedure, locale: str | None, text: str,
@@ -98,7 +98,7 @@ def _modifiers(card: Reference, procedure: Procedure, locale: str | None, text: 
     language = locale or source_locale
     problems = _by_words(lines, procedure, language) if knows_locale(procedure, language) \
         else _by_position(lines, procedure)
-    for problem, _, seed in problems:
+    for problem, seed in problems:
         yield MODIFIER(f"{_where(locale)}{card.procedure} modifiers: {problem}", where, card.id,
                        rule=seed, locale=locale)
 
