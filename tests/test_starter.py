@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -10,13 +12,20 @@ import polib
 import pytest
 import yaml
 from PIL import Image
+from pypdf import PdfReader
 
 from generator.newgame import pack_id
 
 
 def pnp(*args: object, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "generator", *map(str, args)],
-                          capture_output=True, text=True, cwd=cwd, timeout=300)
+                          capture_output=True, text=True, cwd=cwd or Path(args[-1]).parent,
+                          timeout=300)
+
+
+def findings(*args: object) -> tuple[int, list[dict]]:
+    result = pnp("validate", *args, "--format", "json", cwd=Path(str(args[0])))
+    return result.returncode, json.loads(result.stdout)["findings"]
 
 
 @pytest.fixture(scope="module")
@@ -99,3 +108,40 @@ def test_refuses_what_it_would_overwrite(tmp_path: Path, make: str) -> None:
                                             ("Путь", "my-game"), ("Über Äpfel", "uber-apfel")])
 def test_pack_id(text: str, slug: str) -> None:
     assert pack_id(text) == slug
+
+
+@pytest.mark.parametrize(("locale", "hero", "back"), [("en", "Brave Squire", "Dragon Duel"),
+                                                      ("de", "Tapferer Knappe", "Dragon Duel")])
+def test_starter_validates_and_builds(starter: Path, tmp_path: Path, locale: str, hero: str,
+                                      back: str) -> None:
+    code, found = findings(starter, "--locale", locale, "--strict",
+                           "--deck", "decks/starter.yaml")
+    assert (code, found) == (0, [])
+    result = pnp("build", starter, "--locale", locale, "--out", tmp_path, cwd=starter)
+    assert result.returncode == 0, result.stderr
+    folder = tmp_path / "dragon-duel" / locale / "a4"
+    fronts = PdfReader(folder / "fronts.pdf")
+    assert hero in fronts.pages[0].extract_text()
+    # the hero picture (900 x 470 px) is a raster image on the first sheet
+    assert [(i.image.width, i.image.height) for i in fronts.pages[0].images][:1] == [(900, 470)]
+    assert back in PdfReader(folder / "backs.pdf").pages[0].extract_text()
+
+
+def test_tutorial_steps_do_what_the_readme_says(starter: Path, tmp_path: Path) -> None:
+    """Step 2 (a hero too strong for its cost) and step 3 (a row added to the CSV)."""
+    game = tmp_path / "game"
+    shutil.copytree(starter, game)
+    heroes = game / "heroes.yaml"
+    heroes.write_text(heroes.read_text(encoding="utf-8").replace("power: 2", "power: 5", 1),
+                      encoding="utf-8")
+    code, found = findings(game)
+    assert code == 1
+    assert [(f["code"], Path(f["file"]).name, f["line"], f["column"]) for f in found] == [
+        ("hero-power-fits-cost", "heroes.yaml", 4, 5)]
+    assert "heroes.yaml:4:5: error[hero-power-fits-cost]" in (game / "README.md").read_text(
+        encoding="utf-8")
+    heroes.write_text(heroes.read_text(encoding="utf-8").replace("power: 5", "power: 2", 1),
+                      encoding="utf-8")
+    with (game / "spells.csv").open("a", encoding="utf-8") as table:
+        table.write("heal,spell,Healing Rain,2,Each of your heroes heals 2 damage.,art/spell.svg\n")
+    assert findings(game) == (0, [])
