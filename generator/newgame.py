@@ -13,7 +13,7 @@ import shutil
 import tempfile
 import unicodedata
 from importlib import resources
-from importlib.abc import Traversable
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from generator.errors import UsageError
