@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from generator.findings import Finding
-from generator.games.cwnb.model import Action, Ship
+from generator.games.cwnb.model import Action
 from generator.games.cwnb.playrules import (
     ACTION_CATEGORY,
     AIR_DEFENSE_RATING,
@@ -55,20 +55,15 @@ SUMMARY = check("cwnb-summary-missing", "cross", E, "6",
                 "the printed Action Card Summary lists every attack and defense card kind")
 
 
-def _sized_cards(deck: Deck, kind: str) -> tuple[tuple[Action, str], ...]:
-    field = SIZE_FIELD[kind]
-    return tuple((a, getattr(a, field)) for a in deck.actions_of(kind) if getattr(a, field))
-
-
 def _platforms(deck: Deck) -> Iterator[Finding]:
     for ship in deck.ships:
         for kind, field in PLATFORM_FIELD.items():
-            sizes = [size for _, size in _sized_cards(deck, kind)]
+            sizes = deck.card_sizes[kind]
             for platform in dict.fromkeys(getattr(ship, field)):
                 if platform in sizes:
                     continue
-                smaller = sorted({s for s in sizes if can_fire(kind, platform, s,
-                                                               attack_opportunities=True)})
+                smaller = sorted(s for s in sizes
+                                 if can_fire(kind, platform, s, attack_opportunities=True))
                 if smaller:
                     yield PLATFORM_ONLY_12_8(
                         f"no {platform} {kind} card in the deck; this platform fires only "
@@ -83,9 +78,9 @@ def _platforms(deck: Deck) -> Iterator[Finding]:
 
 
 def _card_users(deck: Deck) -> Iterator[Finding]:
-    for kind, field in PLATFORM_FIELD.items():
-        for card, size in _sized_cards(deck, kind):
-            platforms = {p for ship in deck.ships for p in getattr(ship, field)}
+    for kind in PLATFORM_FIELD:
+        platforms = deck.platform_sizes[kind]
+        for card, size in deck.sized_cards(kind):
             if size in platforms:
                 continue
             bigger = sorted(p for p in platforms
@@ -149,32 +144,43 @@ def _defenses(deck: Deck) -> Iterator[Finding]:
 def _has_user(deck: Deck, card: Action) -> bool:
     if card.action == "torpedo":
         return bool(deck.submarines)
-    field = PLATFORM_FIELD.get(card.action)
-    size = getattr(card, SIZE_FIELD[card.action]) if field else None
-    return field is None or any(can_fire(card.action, p, size, attack_opportunities=True)
-                                for ship in deck.ships for p in getattr(ship, field))
-
-
-def _can_be_sunk(deck: Deck, ship: Ship, damage_attacks: Sequence[Attack]) -> bool:
-    """Whether some attack of the deck can ever sink ``ship`` (not how likely that is)."""
-    if ship.is_submarine:
-        if deck.actions_of("torpedo") and deck.submarines:
-            return True  # 7.13: torpedoes hit an active submarine for their damage
-        evasion = ASW_EVASION if ASW_EVASION_TRAITS.intersection(ship.traits) else 0
-        return any(max(c.chance_vs_active or 0, c.chance_vs_passive or 0) - evasion
-                   + deck.best_carrier_rating >= 1 for c in deck.actions_of("asw"))
-    if any(a.key in SINKS_ON_HIT for a in deck.attacks):
+    if card.action not in PLATFORM_FIELD:
         return True
-    armor = ARMOR_REDUCTION if ship.type in ARMORED_TYPES else 0
-    return any((card.damage or 0) - armor >= 1 and _has_user(deck, card)
-               for attack in damage_attacks if any(r > 0 for r in attack.target_rows)
-               for card in deck.actions_of(attack.needs_card or ""))
+    size = getattr(card, SIZE_FIELD[card.action])
+    return any(can_fire(card.action, p, size, attack_opportunities=True)
+               for p in deck.platform_sizes[card.action])
+
+
+def _best_hull_damage(deck: Deck) -> int:
+    """The largest damage value of a card that some ship of the deck can fire at a surface
+    ship (0 if none): a surface ship is sinkable by damage if this beats its armour."""
+    kinds = {a.needs_card for a in deck.attacks if a.needs_card in ("gun", "missile", "torpedo")
+             and any(row > 0 for row in a.target_rows)}
+    return max((card.damage or 0 for kind in kinds for card in deck.actions_of(kind)
+                if _has_user(deck, card)), default=0)
+
+
+def _best_asw_chance(deck: Deck) -> int:
+    """The best chance of any ASW card against a submarine, before traits and carriers."""
+    return max((max(c.chance_vs_active or 0, c.chance_vs_passive or 0)
+                for c in deck.actions_of("asw")), default=0)
 
 
 def _sinkable(deck: Deck) -> Iterator[Finding]:
-    damage_attacks = [a for a in deck.attacks if a.needs_card in ("gun", "missile", "torpedo")]
+    """Whether some attack of the deck can ever sink each ship (not how likely that is)."""
+    torpedoes = bool(deck.actions_of("torpedo") and deck.submarines)  # 7.13: damage vs active
+    asw = _best_asw_chance(deck) if deck.actions_of("asw") else None
+    air = any(a.key in SINKS_ON_HIT for a in deck.attacks)
+    hull = _best_hull_damage(deck)
     for ship in deck.ships:
-        if not _can_be_sunk(deck, ship, damage_attacks):
+        if ship.is_submarine:
+            evasion = ASW_EVASION if ASW_EVASION_TRAITS.intersection(ship.traits) else 0
+            sinkable = torpedoes or (asw is not None
+                                     and asw - evasion + deck.best_carrier_rating >= 1)
+        else:
+            armor = ARMOR_REDUCTION if ship.type in ARMORED_TYPES else 0
+            sinkable = air or hull - armor >= 1
+        if not sinkable:
             what = "torpedo or ASW card" if ship.is_submarine else "attack"
             yield UNSINKABLE(f"no {what} in the deck can sink this {ship.type}",
                              ship.source.of("hits_to_sink"), ship.id)
@@ -187,12 +193,17 @@ def _damage(deck: Deck) -> Iterator[Finding]:
             yield DAMAGE_EXCEEDS(f"damage {card.damage} exceeds the largest Hits to Sink in the "
                                  f"deck ({most})", card.source.of("damage"), card.id)
     for kind, order in SIZES.items():
-        sized = [(c, s) for c, s in _sized_cards(deck, kind) if c.damage is not None]
+        sized = [(c, s) for c, s in deck.sized_cards(kind) if c.damage is not None]
+        weakest: dict[str, Action] = {}  # per size, the first card of the least damage
         for card, size in sized:
-            weaker = [(other, osize) for other, osize in sized
-                      if order.index(osize) > order.index(size) and other.damage < card.damage]
+            if size not in weakest or card.damage < weakest[size].damage:
+                weakest[size] = card
+        for card, size in sized:
+            larger = [weakest[s] for s in order[order.index(size) + 1:] if s in weakest]
+            weaker = [other for other in larger if other.damage < card.damage]
             if weaker:
-                other, osize = weaker[0]
+                other = weaker[0]
+                osize = getattr(other, SIZE_FIELD[kind])
                 yield DAMAGE_BY_SIZE(f"a {size} {kind} card does {card.damage} damage, more than "
                                      f"the larger {osize} card '{other.id}' ({other.damage})",
                                      card.source.of("damage"), card.id)
