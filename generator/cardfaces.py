@@ -18,7 +18,8 @@ from generator.localize import Localizer
 from generator.location import Location
 from generator.model import Card, CardSet
 
-FaceKey = tuple[str, str]  # (template name, card id or "*" for a shared face)
+FaceKey = tuple[str, str]  # (template name, card id or SHARED_FACE for a shared face)
+SHARED_FACE = "*"
 
 
 @dataclass(slots=True)
@@ -61,7 +62,7 @@ def lay_out_cards(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm:
         for side, choose, table in (("front", game.faces.front_template, result.fronts),
                                     ("back", game.faces.back_template, result.backs)):
             template = game.template(choose(card))
-            key: FaceKey = (template.name, "*" if template.shared else card.id)
+            key: FaceKey = (template.name, SHARED_FACE if template.shared else card.id)
             table[card.id] = key
             if key in result.layouts:
                 continue

@@ -95,6 +95,12 @@ class Manifest:
     location: Location
     sheet_per_kind: bool = True
     options: Mapping[str, object] = field(default_factory=dict, compare=False, hash=False)
+    #: where each top-level field of game.yaml is written, so findings can point at it
+    fields: Mapping[str, Location] = field(default_factory=dict, compare=False, hash=False)
+
+    def where(self, name: str) -> Location:
+        """Location of game.yaml's ``name`` field (the manifest itself when it is absent)."""
+        return self.fields.get(name, self.location)
 
 
 @dataclass(frozen=True, slots=True)

@@ -95,6 +95,7 @@ def _manifest(doc: YamlDocument, game: str) -> Manifest:
         location=doc.where(()),
         sheet_per_kind=bool(data.get("sheet_per_kind", True)),
         options=MappingProxyType(dict(data.get("options") or {})),
+        fields=MappingProxyType({str(key): doc.where((key,)) for key in data}),
     )
 
 

@@ -25,7 +25,7 @@ class Check:
     severity: Severity
     rule: str  # where the rule stands, in the game's notation ("7.11", "L45", "003:228")
     summary: str  # one line for humans: what the check requires
-    cite: Callable[[str], str]  # how a message names a rule
+    cite: Callable[[str], str]  # how a message names a rule ("" for none)
 
     @property
     def reference(self) -> str:
@@ -38,8 +38,9 @@ class Check:
         applies to this finding; ``severity`` overrides it where a game option demands;
         ``locale`` names the translation that prints the value, when it is not the source."""
         make = error if (severity or self.severity) is Severity.ERROR else warning
-        return make(self.code, f"{message} ({self.cite(rule or self.rule)})", location, card,
-                    locale)
+        reference = self.cite(rule or self.rule)
+        return make(self.code, f"{message} ({reference})" if reference else message, location,
+                    card, locale)
 
 
 class Rulebook:
