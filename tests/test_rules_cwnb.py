@@ -45,7 +45,10 @@ EXPECTED = {
     "bad-alfa-not-fast": "cwnb-class-traits",
     "bad-born-critical": "cwnb-born-critical",
     "bad-guided-missile-unarmed": "cwnb-guided-missile-type-unarmed",
-    "bad-duplicate-ship-name": "cwnb-duplicate-ship-name",
+    "bad-duplicate-ship-name": "cwnb-duplicate-ship-name",  # a reprint of a base ship
+    "bad-iowa-not-battleship": "cwnb-class-type",
+    "bad-los-angeles-surface-ship": "cwnb-class-type",
+    "bad-air-strike-above-two": "cwnb-air-strike-above-two",
     "bad-aegis-notation": "bad-value",  # the schema stops it before the rules see the card
     "bad-nation-argentina": "unknown-value",
     "bad-caliber-on-missile": "cwnb-field-not-used",
@@ -57,9 +60,25 @@ EXPECTED = {
     "bad-damage-not-by-size": "cwnb-damage-not-by-size",
     "bad-player-order-repeated": "cwnb-player-order-repeated",
     "bad-torpedo-without-chance": "missing-field",
+    "bad-torpedo-chance-vs-active": "cwnb-field-not-used",
+    "bad-name-reused": "name-reused-across-packs",  # generic: a different card, same name
 }
 
-RULE_REFERENCE = re.compile(r"\((rules? [0-9][^()]*|Definitions[^()]*|sanity check[^()]*)\)$")
+#: the defects added by the second rules audit: card id -> (file, line, column, severity)
+LOCATED = {
+    "bad-iowa-not-battleship": ("ships.yaml", 183, 11, Severity.ERROR),  # type:
+    "bad-los-angeles-surface-ship": ("ships.yaml", 193, 11, Severity.ERROR),  # type:
+    "bad-air-strike-above-two": ("ships.yaml", 206, 17, Severity.WARNING),  # air_strike:
+    "bad-torpedo-chance-vs-active": ("actions.yaml", 67, 23, Severity.ERROR),  # chance_vs_active:
+    "bad-name-reused": ("actions.yaml", 70, 11, Severity.WARNING),  # name:
+    "bad-asw-no-active-bonus": ("actions.yaml", 29, 23, Severity.ERROR),  # chance_vs_active:
+    "bad-guided-missile-unarmed": ("ships.yaml", 143, 11, Severity.ERROR),  # type:
+}
+
+UNUSUAL = ROOT / "tests" / "fixtures" / "unusual-expansion"
+
+RULE_REFERENCE = re.compile(
+    r"\((rules? [0-9][^()]*|Definitions[^()]*|seed 00[01]:[^()]*|sanity check[^()]*)\)$")
 
 
 @pytest.fixture(scope="module")
@@ -103,10 +122,33 @@ def test_rule_findings_name_their_rule_and_point_at_the_field(broken_findings):
 
 def test_suspicious_cards_are_warnings_broken_ones_errors(broken_findings):
     severity = {f.card: f.severity for f in broken_findings}
-    assert severity["bad-asw-no-active-bonus"] is Severity.WARNING
     assert severity["bad-damage-exceeds-hits"] is Severity.WARNING
     assert severity["bad-asw-passive-easier"] is Severity.ERROR
     assert severity["bad-submarine-back"] is Severity.ERROR
+    # definitions and "the chances are better" (7.14) are the rules, not advice: errors
+    assert severity["bad-asw-no-active-bonus"] is Severity.ERROR
+    assert severity["bad-guided-missile-unarmed"] is Severity.ERROR
+
+
+@pytest.mark.parametrize(("card_id", "where"), sorted(LOCATED.items()))
+def test_new_defects_point_at_their_field(broken_findings, card_id, where):
+    name, line, column, severity = where
+    (finding,) = [f for f in broken_findings if f.card == card_id]
+    assert Path(finding.location.file).name == name
+    assert (finding.location.line, finding.location.column) == (line, column), finding.as_text()
+    assert finding.severity is severity
+
+
+def test_unusual_but_legal_cards_yield_nothing():
+    """Cards a too-strict validator would flag: a hyphenated Los-Angeles class, twin platforms,
+    a missile submarine, a small carrier, Hits to Sink exactly 7, Aegis without launchers, a
+    plain DD with missiles, a hunter of another class, a BB that is no Iowa, air_strike 0 on an
+    escort, ASW 6/1, a flat air strike, a reprinted base card, chance 6, damage 1, and a card
+    size written in millimetres equal to the base's."""
+    result = validate(CWNB, (UNUSUAL,))
+    assert [f.as_text() for f in result.findings] == []
+    ids = {card.id for card in result.card_set.expansions[0].cards}
+    assert len(ids) == 16 and "odd-evasive-reprint" in ids
 
 
 def test_json_output_lists_warnings_too():
@@ -199,7 +241,27 @@ def test_expansion_ids_clash_with_base(tmp_path):
 def test_base_without_the_anchor(make_pack):
     game = "pack: mine\ngame: cwnb\nname: Mine\nsource_locale: en\nset_mark: star\n"
     pack = make_pack({"ships.yaml": "cards: []\n"}, game=game)
-    assert codes(validate(pack).findings) == ["cwnb-base-set-mark"]
+    (finding,) = validate(pack).findings
+    assert finding.code == "cwnb-base-set-mark"
+    assert (finding.location.line, finding.location.column) == (5, 11)  # the set_mark value
+
+
+@pytest.mark.parametrize(("size", "found"), [
+    ("tarot", ["cwnb-playing-card-size"]),
+    ("{width_mm: 70, height_mm: 70}", ["cwnb-playing-card-size"]),
+    ("bridge", []),
+    ("{width_mm: 63.3, height_mm: 88.9}", []),  # a poker card measured to the tenth
+])
+def test_cards_have_the_size_of_playing_cards(make_pack, size, found):
+    """Seed 000:25: the faces are sized to be stuck onto ordinary playing cards."""
+    game = ("pack: mine\ngame: cwnb\nname: Mine\nsource_locale: en\nset_mark: anchor\n"
+            f"card_size: {size}\n")
+    findings = validate(make_pack({"ships.yaml": "cards: []\n"}, game=game)).findings
+    assert codes(findings) == found
+    for finding in findings:
+        assert finding.severity is Severity.WARNING
+        assert (finding.location.line, finding.location.column) == (6, 12)
+        assert "seed 000:25" in finding.message
 
 
 def test_base_counts_of_rule_2(tmp_path):
@@ -402,9 +464,76 @@ def test_summary_must_cover_every_card_kind():
     assert list(summary_gaps(deck)) == []
     rows = tuple(replace(a, countered_by=tuple(k for k in a.countered_by if k != "ecm"))
                  for a in playrules.summary_rows() if a.needs_card != "torpedo")
-    gaps = list(summary_gaps(deck, rows))
+    gaps = [f for f in summary_gaps(deck, rows) if f.code == "cwnb-summary-missing"]
     assert sorted(f.card for f in gaps) == ["ecm", "torpedo-3"]
-    assert {f.code for f in gaps} == {"cwnb-summary-missing"}
+
+
+def test_summary_must_answer_each_attack_as_the_engine_does():
+    """A summary that lists every card kind but drops Air Cover from the cruise missile row
+    still misleads players (12.9): the answers themselves are compared."""
+    deck = Deck.of(validate(CWNB).card_set)
+    rows = tuple(replace(a, countered_by=tuple(k for k in a.countered_by if k != "air_cover"))
+                 if a.key == "cruise_missile" else a for a in playrules.summary_rows())
+    (gap,) = summary_gaps(deck, rows)
+    assert gap.code == "cwnb-summary-answers" and gap.severity is Severity.ERROR
+    assert gap.card == "missile-c"  # the card that makes a cruise missile: a C missile
+    assert "cruise missile" in gap.message and "rules 6, 12.9" in gap.message
+    assert Path(gap.location.file).name == "actions.yaml" and gap.location.line > 0
+
+
+def test_the_printed_summary_rows_are_the_engine_table():
+    rows = playrules.summary_rows()
+    for attack in playrules.ATTACKS:  # every attack of the engine has its row, same answers
+        assert any(r.needs_card == attack.needs_card and r.countered_by == attack.countered_by
+                   for r in rows), attack.key
+
+
+# --- printed reference values come from the engine ----------------------------------------------
+
+def laid_out(locale: str, card_ids: set[str]) -> dict[tuple[str, str], list[str]]:
+    """The texts printed on each side of the given base cards: (card id, side) -> texts."""
+    from generator.cardfaces import lay_out_cards
+    from generator.games import get_game
+    from generator.localecheck import localizer_for
+
+    card_set = validate(CWNB).card_set
+    subset = CardSet(replace(card_set.base, cards=tuple(c for c in card_set.base.cards
+                                                        if c.id in card_ids)))
+    game = get_game("cwnb")
+    faces = lay_out_cards(subset, game, localizer_for(subset, "cwnb", locale), bleed_mm=0.0)
+    texts: dict[tuple[str, str], list[str]] = {}
+    for side, table in (("front", faces.fronts), ("back", faces.backs)):
+        for card_id, key in table.items():
+            texts[card_id, side] = [op.text for op in faces.layouts[key].ops
+                                    if type(op).__name__ == "Text"]
+    return texts
+
+
+@pytest.mark.parametrize("locale", ["en", "ru"])
+def test_printed_hunter_bonus_and_crippled_points_are_the_engines(locale):
+    texts = laid_out(locale, {"uss-los-angeles", "uss-nimitz", "uss-spruance"})
+    bonus = f"{playrules.HUNTER_BONUS:+d}"
+    assert any(t.startswith(bonus + " ") for t in texts["uss-los-angeles", "front"])  # 7.13
+    assert not any(t.startswith(bonus + " ") for t in texts["uss-spruance", "front"])
+    assert str(playrules.CRIPPLED_POINTS) in texts["uss-nimitz", "back"]  # 12.7
+
+
+@pytest.mark.parametrize("locale", ["en", "ru"])
+def test_printed_summary_side_is_the_engine_table(locale):
+    """Rule 6: the summary side of every player order card prints, row by row, each attack of
+    the engine's table with exactly the answers the engine gives it, in the card's language."""
+    from generator.games.cwnb.widgets import summary_lines
+    from generator.localecheck import localizer_for
+
+    texts = laid_out(locale, {"order-1", "order-9"})
+    assert texts["order-1", "front"] == texts["order-9", "front"]  # the public side is common
+    printed = " ".join(" ".join(texts["order-1", "front"]).replace("\u00ad", "").split())
+    label = localizer_for(validate(CWNB).card_set, "cwnb", locale).label
+    for attack, answers in summary_lines(label):
+        assert attack in printed, attack
+        for answer in answers:
+            assert answer in printed, (attack, answer)
+    assert len(summary_lines(label)) == len(playrules.summary_rows())
 
 
 # --- what YAML cannot reach: the model's own values ---------------------------------------------
@@ -441,6 +570,29 @@ def test_play_tables_cover_every_action_kind():
         assert any(kind in playrules.ACTION_FIELDS[f][0] for f in chance), kind
 
 
+def test_only_torpedoes_and_asw_reach_submarines():
+    """5.24, 7.13: only torpedo and ASW attacks can attack a submarine (row 0 of the table)."""
+    reach = {a.key for a in playrules.ATTACKS if 0 in a.target_rows}
+    assert reach == {"torpedo", "asw"}
+
+
+def test_the_glossary_holds_the_printed_russian_words(tmp_path):
+    """000:543: «Вероятность попадания» is the wording on action cards; a translation that
+    says otherwise is reported against the pack's glossary."""
+    from generator.games import get_game
+    from generator.localecheck import check_locale
+
+    pack = copy_pack(CWNB, tmp_path / "cwnb")
+    po = pack / "locales" / "ru.po"
+    po.write_text(po.read_text(encoding="utf-8").replace('msgstr "Вероятность попадания"',
+                                                         'msgstr "Шанс попасть"'),
+                  encoding="utf-8")
+    result = validate(pack)
+    found = [f for f in check_locale(result.card_set, get_game("cwnb"), "ru", layout=False)
+             if f.code == "glossary-term"]
+    assert len(found) == 1 and "'Chance to hit'" in found[0].message
+
+
 @pytest.mark.parametrize(("kind", "platform", "card", "strict", "loose"), [
     ("gun", "5in", "5in", True, True),
     ("gun", "16in", "3in", False, True),
@@ -457,5 +609,23 @@ def test_docs_table_lists_every_check():
     text = DOCS.read_text(encoding="utf-8")
     documented = set(re.findall(r"`(cwnb-[a-z0-9-]+)`", text))
     assert documented == set(CHECKS)
-    for code in ("expansion-set-mark", "expansion-without-base", "bad-value"):
+    table = re.findall(r"^\| `(cwnb-[a-z0-9-]+)` \| (card|set|cross) \| (error|warning) \|",
+                       text, re.M)
+    assert sorted(code for code, _, _ in table) == sorted(CHECKS)
+    for code, level, severity in table:
+        assert (level, severity) == (CHECKS[code].level, CHECKS[code].severity.value), code
+    for code in ("expansion-set-mark", "expansion-without-base", "bad-value",
+                 "expansion-back-differs", "expansion-card-size", "name-reused-across-packs"):
         assert f"`{code}`" in text
+
+
+def test_docs_rows_cite_their_seed_lines():
+    """Every coverage row names the seed line(s) it comes from (001:LINE, 000:LINE), or says it
+    is a format or design rule."""
+    text = DOCS.read_text(encoding="utf-8")
+    rows = [line for line in text.splitlines() if line.startswith("| ") and "---" not in line
+            and not line.startswith(("| seed ", "| code ", "| `cwnb-"))]
+    assert len(rows) > 100
+    for row in rows:
+        first = row.split("|")[1].strip()
+        assert re.match(r"(00[01]:\d+|format|DESIGN)", first), row

@@ -9,7 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from generator.games.cwnb.model import Action, PlayerOrder, Ship
-from generator.games.cwnb.playrules import ACTION_CATEGORY, CARRIER_MODIFIED
+from generator.games.cwnb.playrules import (
+    ACTION_CATEGORY,
+    CARRIER_MODIFIED,
+    CRIPPLED_POINTS,
+    HUNTER_BONUS,
+)
 from generator.layout.engine import substitute
 from generator.model import Card
 
@@ -64,6 +69,10 @@ def _ship_values(ship: Ship, text: FieldText, label: LabelText) -> dict[str, obj
         "is_surface": not ship.is_submarine,
         "is_carrier": ship.is_carrier,
         "is_hunter": "hunter" in ship.traits,
+        # printed reference values come from the engine's own constants (7.13, 12.7)
+        "hunter_note": substitute(label("{bonus} to hit passive submarines"),
+                                  {"bonus": f"{HUNTER_BONUS:+d}"}),
+        "crippled_points": CRIPPLED_POINTS,
         "traits_text": "  ".join(traits),
         "has_traits": bool(traits),
         "shape": "submarine" if ship.is_submarine else "carrier" if ship.is_carrier else "ship",

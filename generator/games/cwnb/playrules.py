@@ -137,9 +137,17 @@ SINKS_ON_HIT = frozenset({"land_air_strike", "bomber_strike", "carrier_air_strik
 ARMORED_TYPES = frozenset({"BB"})
 ARMOR_REDUCTION = 1
 
+#: The hunter's torpedo bonus against a passive submarine, printed under HUNTER (7.13).
+HUNTER_BONUS = 1
+#: What a crippled ship scores at the end of a round, printed on its Crippled side (12.7).
+CRIPPLED_POINTS = 0
+#: The carrier air strike ratings the rules describe: a large carrier's 2 drops to one and a
+#: small carrier's 1 to zero when it is half sunk (12.3).
+MAX_AIR_STRIKE = 2
+
 #: Submarine traits and what they change (7.13, 7.14).
 TRAITS: Mapping[str, str] = MappingProxyType({
-    "hunter": "+1 to its torpedo chance to hit a passive submarine (7.13)",
+    "hunter": f"{HUNTER_BONUS:+d} to its torpedo chance to hit a passive submarine (7.13)",
     "quiet": "-1 to ASW rolls aimed at it (7.14)",
     "fast": "-1 to ASW rolls aimed at it (7.14)",
 })
@@ -150,6 +158,15 @@ ASW_EVASION = 1
 CLASS_TRAITS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "los angeles": ("hunter", "quiet"),
     "alfa": ("fast",),
+})
+
+#: Classes the rules name with the hull type they give them, and where: the refitted WWII
+#: Iowa class battleships (Definitions: 16" Gun, BB; 12.6), the Los Angeles and Alfa class
+#: submarines (7.13, 7.14).
+CLASS_TYPES: Mapping[str, tuple[str, str]] = MappingProxyType({
+    "iowa": ("BB", "Definitions: 16\" Gun, BB"),
+    "los angeles": ("SSN", "7.13, 7.14"),
+    "alfa": ("SSN", "7.14"),
 })
 
 #: Optional action-card fields and the action kinds that use them (docs/format.md), with the

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from generator.fonts import string_width_mm
 from generator.games.cwnb import icons
@@ -190,22 +190,29 @@ def substitute_row(template: str, row: int) -> str:
     return template.replace("{row}", str(row))
 
 
+def summary_lines(label: Callable[[str], str]) -> list[tuple[str, tuple[str, ...]]]:
+    """The rows of the Action Card Summary as printed: each attack of the engine's own table
+    (``summary_rows``) and its answers, in the language of ``label``."""
+    return [(label(f"attack:{attack.key}"),
+             tuple(label(f"counter:{c}") if c == AIR_DEFENSE_RATING else label(f"action:{c}")
+                   for c in attack.countered_by))
+            for attack in summary_rows()]
+
+
 def summary_table(values: Mapping[str, object], box: Box, options: Options,
                   ctx: FaceContext) -> list[Op]:
     """The Action Card Summary (rule 6), printed from the engine's own attack table."""
     x, y, w, h = box
     ink = _ink(ctx, options)
-    rows = summary_rows()
-    row_h = h / len(rows)
+    lines = summary_lines(ctx.label)
+    row_h = h / len(lines)
     left_w = w * 0.42
     ops: list[Op] = []
-    for index, attack in enumerate(rows):
+    for index, (attack_name, answer_names) in enumerate(lines):
         top = y + index * row_h
         if index % 2 == 0:
             ops.append(Rect(x, top, w, row_h, fill=ctx.color("table_band")))
-        attack_name = ctx.label(f"attack:{attack.key}")
-        answers = ", ".join(ctx.label(f"counter:{c}") if c == AIR_DEFENSE_RATING
-                            else ctx.label(f"action:{c}") for c in attack.countered_by)
+        answers = ", ".join(answer_names)
         for text, style, box_x, box_w in ((attack_name, "bold", x + 1.0, left_w - 2.4),
                                           (answers, "regular", x + left_w, w - left_w - 1.0)):
             fitted = ctx.fit(text, box_w, row_h - 0.6, style, 7.0, 6.0, "summary table")

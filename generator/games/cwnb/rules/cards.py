@@ -10,14 +10,23 @@ from itertools import pairwise
 
 from generator.findings import Finding
 from generator.games.cwnb.model import AEGIS, CRIPPLE_MIN_HITS, Action, Ship
-from generator.games.cwnb.playrules import ACTION_FIELDS, CLASS_TRAITS
+from generator.games.cwnb.playrules import (
+    ACTION_FIELDS,
+    CLASS_TRAITS,
+    CLASS_TYPES,
+    MAX_AIR_STRIKE,
+)
 from generator.games.cwnb.rules.registry import E, W, check
-from generator.model import CardSet
+from generator.model import CARD_SIZES_MM, CardSet, CardSize
 
 ANCHOR = "anchor"
 #: Hull types whose definition says they carry guided missiles (Definitions: CG, CGN, DDG, FFG,
 #: CVHG); in this game that is a missile platform or a SAM air defense rating.
 GUIDED_MISSILE_TYPES = frozenset({"CG", "CGN", "DDG", "FFG", "CVHG"})
+#: Ordinary playing cards, which the Russian edition's faces are sized to be stuck onto (seed
+#: 000:25): poker and bridge size, within half a millimetre.
+PLAYING_CARD_SIZES = ("poker", "bridge")
+PLAYING_CARD_TOLERANCE_MM = 0.5
 
 SIXTEEN_INCH = check("cwnb-16in-not-iowa", "card", E, "Definitions: 16\" Gun",
                      "16in gun platforms only on Iowa-class battleships (BB)")
@@ -27,6 +36,11 @@ AIR_STRIKE_NOT_CARRIER = check("cwnb-air-strike-not-carrier", "card", E, "7.2",
                                "only carriers (CV CVN CVH CVHG) have an air strike rating")
 CARRIER_NO_AIR_STRIKE = check("cwnb-carrier-without-air-strike", "card", E, "7.2, 12.3",
                               "every carrier has an air strike rating of 1 or more")
+AIR_STRIKE_ABOVE_TWO = check("cwnb-air-strike-above-two", "card", W, "12.3",
+                             "carrier air strike ratings are 2 (large) or 1 (small)")
+CLASS_TYPE = check("cwnb-class-type", "card", E, "Definitions: 16\" Gun, BB; 7.13, 7.14",
+                   "the classes the rules name keep their type: Iowa BB, Los Angeles and "
+                   "Alfa SSN")
 SUB_GUNS = check("cwnb-submarine-guns", "card", E, "5.24, 7.13",
                  "submarines attack with torpedoes and missiles only: no gun platforms")
 SUB_AIR_DEFENSE = check("cwnb-submarine-air-defense", "card", E, "5.23, 12.1",
@@ -47,20 +61,22 @@ AEGIS_NOTATION = check("cwnb-aegis-notation", "card", E, "12.1",
                        "air defense is a rating 1-6 or Aegis written \"3+3\"")
 BORN_CRITICAL = check("cwnb-born-critical", "card", W, "12.5",
                       "Hits to Sink 1 leaves a ship critically damaged from the start")
-GUIDED_UNARMED = check("cwnb-guided-missile-type-unarmed", "card", W, "Definitions",
+GUIDED_UNARMED = check("cwnb-guided-missile-type-unarmed", "card", E, "Definitions",
                        "a guided-missile type (CG CGN DDG FFG CVHG) has missiles or air defense")
 FIELD_NOT_USED = check("cwnb-field-not-used", "card", E, "7.1, 7.11-7.16, 8.33",
                        "an action card sets only the value fields its kind uses")
 ASW_PASSIVE_EASIER = check("cwnb-asw-passive-easier", "card", E, "7.14",
                            "ASW hits an active submarine at least as easily as a passive one")
-ASW_NO_BONUS = check("cwnb-asw-no-active-bonus", "card", W, "7.14",
-                     "ASW is expected to hit an active submarine more easily than a passive one")
+ASW_NO_BONUS = check("cwnb-asw-no-active-bonus", "card", E, "7.14, 8.34",
+                     "ASW hits an active submarine more easily than a passive one, not equally")
 ROW_CHANCE = check("cwnb-row-chance-increases", "card", W, "5.2, 12.2",
                    "land based air strike chance does not grow towards the protected rows")
 BASE_MARK = check("cwnb-base-set-mark", "card", E, "2",
                   "the base game's cards carry the anchor mark")
 EXPANSION_ANCHOR = check("cwnb-expansion-anchor", "card", E, "2",
                          "an expansion's cards carry its own mark, never the anchor")
+CARD_SIZE = check("cwnb-playing-card-size", "card", W, "seed 000:25, 2.1",
+                  "the cards have the size of ordinary playing cards (poker or bridge)")
 
 
 def _class_key(ship: Ship) -> str:
@@ -83,6 +99,16 @@ def _ship_findings(ship: Ship) -> Iterator[Finding]:
     if ship.is_carrier and ship.air_strike < 1:
         yield CARRIER_NO_AIR_STRIKE(f"carrier ({ship.type}) with air_strike {ship.air_strike}; "
                                     "a carrier's rating is at least 1", where("air_strike"), cid)
+    if ship.is_carrier and ship.air_strike > MAX_AIR_STRIKE:
+        yield AIR_STRIKE_ABOVE_TWO(f"carrier air strike rating {ship.air_strike}; the rules know "
+                                   f"large carriers of {MAX_AIR_STRIKE} and small ones of 1, "
+                                   "which a half-sunk carrier loses one of", where("air_strike"),
+                                   cid)
+    expected = CLASS_TYPES.get(_class_key(ship))
+    if expected is not None and ship.type != expected[0]:
+        yield CLASS_TYPE(f"class {ship.ship_class} with type {ship.type}; the rules make "
+                         f"the {ship.ship_class} class {expected[0]}", where("type"), cid,
+                         rule=expected[1])
     yield from _submarine_findings(ship)
     yield from _back_findings(ship)
     yield from _trait_findings(ship)
@@ -157,7 +183,7 @@ def _action_findings(action: Action) -> Iterator[Finding]:
                                      where("chance_vs_active"), cid)
         elif active == passive:
             yield ASW_NO_BONUS(f"chance_vs_active equals chance_vs_passive ({active}); the rules "
-                               "give better chances against an active submarine",
+                               "make an active submarine the easier target",
                                where("chance_vs_active"), cid)
     rows = action.chance_by_row
     if action.action == "land_air_strike" and rows and any(a < b for a, b in pairwise(rows)):
@@ -172,17 +198,37 @@ def _mark_findings(card_set: CardSet) -> Iterator[Finding]:
         manifest = pack.manifest
         if pack is card_set.base and manifest.extends is None and manifest.set_mark != ANCHOR:
             yield BASE_MARK(f"base pack '{manifest.pack}' has set_mark '{manifest.set_mark}'; "
-                            f"base cards carry '{ANCHOR}'", manifest.location)
+                            f"base cards carry '{ANCHOR}'", manifest.where("set_mark"))
         elif (manifest.extends is not None and manifest.set_mark == ANCHOR
               and (pack is card_set.base or card_set.base.manifest.set_mark != ANCHOR)):
             yield EXPANSION_ANCHOR(f"expansion '{manifest.pack}' uses the '{ANCHOR}' mark of "
                                    "the base game; give it a mark of its own",
-                                   manifest.location)
+                                   manifest.where("set_mark"))
+
+
+def _is_playing_card(size: CardSize) -> bool:
+    return any(abs(size.width_mm - width) <= PLAYING_CARD_TOLERANCE_MM
+               and abs(size.height_mm - height) <= PLAYING_CARD_TOLERANCE_MM
+               for width, height in (CARD_SIZES_MM[name] for name in PLAYING_CARD_SIZES))
+
+
+def _size_findings(card_set: CardSet) -> Iterator[Finding]:
+    """Seed 000:25: the Russian edition sized every card to be stuck onto an ordinary playing
+    card, and 2.1 prints player order cards at the action cards' size; CWNB kinds share the
+    pack's size, so the base pack's card_size says it all (an expansion must match the base:
+    the generic ``expansion-card-size``)."""
+    manifest = card_set.base.manifest
+    size = manifest.card_size
+    if manifest.extends is None and not _is_playing_card(size):
+        yield CARD_SIZE(f"card_size {size.width_mm:g} x {size.height_mm:g} mm is not the size "
+                        "of ordinary playing cards (poker 63.5 x 88.9 or bridge 57.2 x 88.9 mm), "
+                        "which the printed cards are meant to be stuck onto or sleeved with",
+                        manifest.where("card_size"))
 
 
 def check_cards(card_set: CardSet) -> list[Finding]:
     """Every card-level check over every card of the base and its expansions."""
-    findings: list[Finding] = list(_mark_findings(card_set))
+    findings: list[Finding] = [*_mark_findings(card_set), *_size_findings(card_set)]
     for card in card_set.cards:
         if isinstance(card, Ship):
             findings.extend(_ship_findings(card))

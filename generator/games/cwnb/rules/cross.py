@@ -20,6 +20,7 @@ from generator.games.cwnb.playrules import (
     ARMORED_TYPES,
     ASW_EVASION,
     ASW_EVASION_TRAITS,
+    ATTACK_CARD_SIZE,
     PLATFORM_FIELD,
     SINKS_ON_HIT,
     SIZE_FIELD,
@@ -53,6 +54,9 @@ DAMAGE_BY_SIZE = check("cwnb-damage-not-by-size", "cross", W, "12.8",
                        "smaller gun calibers and missile classes do no more damage than larger")
 SUMMARY = check("cwnb-summary-missing", "cross", E, "6",
                 "the printed Action Card Summary lists every attack and defense card kind")
+SUMMARY_ANSWERS = check("cwnb-summary-answers", "cross", E, "6, 7.11-7.16, 7.2, 8.31-8.34, 12.9",
+                        "the printed summary answers each attack of the deck exactly as the "
+                        "engine does")
 
 
 def _platforms(deck: Deck) -> Iterator[Finding]:
@@ -116,8 +120,11 @@ def _defense_targets(deck: Deck) -> Iterator[Finding]:
 
 
 def _attack_location(deck: Deck, attack: Attack) -> tuple[Location, str | None]:
+    """The card that lets the deck launch ``attack`` (of the size it needs), or its launcher."""
     if attack.needs_card:
-        card = deck.actions_of(attack.needs_card)[0]
+        size = ATTACK_CARD_SIZE.get(attack.key)
+        cards = deck.actions_of(attack.needs_card)
+        card = next((c for c in cards if size in (c.caliber, c.missile_class)), cards[0])
         return card.source.of("action"), card.id
     launchers = deck.strike_carriers if attack.fired_by == "carrier" else deck.submarines
     field = "air_strike" if attack.fired_by == "carrier" else "type"
@@ -210,7 +217,10 @@ def _damage(deck: Deck) -> Iterator[Finding]:
 
 
 def summary_gaps(deck: Deck, rows: Sequence[Attack] | None = None) -> Iterator[Finding]:
-    """Card kinds of the deck that the printed Action Card Summary (``rows``) leaves out."""
+    """Where the printed Action Card Summary (``rows``, what the summary widget prints) and the
+    engine's attack table disagree for this deck: a card kind it leaves out, or an attack the
+    deck can launch that it answers otherwise than the engine (rule 6 makes the summary the
+    players' reference for which defense counters which attack)."""
     rows = summary_rows() if rows is None else rows
     attacks = {row.needs_card for row in rows}
     answers = {kind for row in rows for kind in row.countered_by}
@@ -223,6 +233,17 @@ def summary_gaps(deck: Deck, rows: Sequence[Attack] | None = None) -> Iterator[F
         if category in ("defense", "asw") and kind not in answers:
             yield SUMMARY(f"the Action Card Summary never lists {_label(kind)} as an answer",
                           card.source.of("action"), card.id)
+    printed = {(row.needs_card, frozenset(row.countered_by)) for row in rows}
+    for attack in deck.attacks:
+        if attack.needs_card is not None and attack.needs_card not in attacks:
+            continue  # reported above, for the card kind
+        if (attack.needs_card, frozenset(attack.countered_by)) in printed:
+            continue
+        where, card = _attack_location(deck, attack)
+        engine = ", ".join(_label(k) for k in attack.countered_by)
+        yield SUMMARY_ANSWERS(f"the Action Card Summary prints no row that answers "
+                              f"{_label(attack.key)} attacks with exactly {engine}, as the "
+                              "engine does", where, card, rule=f"6, {attack.rule}")
 
 
 def check_cross(card_set: CardSet) -> list[Finding]:
