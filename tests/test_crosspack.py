@@ -115,10 +115,10 @@ def test_faces_that_vary_in_the_base_are_not_compared():
 def marked_action_backs(tmp_path, monkeypatch):
     """The CWNB templates, but the action back prints the card's set mark and is no longer one
     shared drawing: what an expansion author might do to tell their cards apart."""
-    from generator import localize
+    from generator import localize, resources
 
     root = tmp_path / "templates"
-    shutil.copytree(template_module.TEMPLATES_ROOT / "cwnb", root / "cwnb")
+    shutil.copytree(resources.builtin_game_templates("cwnb"), root / "cwnb")
     back = root / "cwnb" / "back-action.yaml"
     text = back.read_text(encoding="utf-8").replace("shared: true\n", "")
     back.write_text(text + "  - {type: widget, widget: set_mark, box: [56.0, 2.5, 5.5, 5.5]}\n",
@@ -127,8 +127,7 @@ def marked_action_backs(tmp_path, monkeypatch):
               localize.source_labels)
     for cache in caches:
         cache.cache_clear()
-    monkeypatch.setattr(template_module, "TEMPLATES_ROOT", root)
-    monkeypatch.setattr(localize, "TEMPLATES_ROOT", root)
+    monkeypatch.setattr(resources, "builtin_templates_root", lambda: root)
     yield
     for cache in caches:
         cache.cache_clear()
