@@ -313,9 +313,21 @@ def reused_names(card_set: CardSet) -> Iterator[Finding]:
 
 
 def reported_as_reused(card: Card, owner: Card) -> bool:
-    """True when ``card`` reuses ``owner``'s name in another pack for a different card, which
-    :func:`reused_names` reports (so that a game's own name check can leave the pair out)."""
+    """True when ``card`` reuses ``owner``'s name in another pack for a different card."""
     return owner.pack != card.pack and card_content(owner) != card_content(card)
+
+
+#: generic checks that a game's own finding on the same card and field replaces: a game that
+#: counts names its own way (CWNB ships, Путь Командора's copy limit, Great War at Sea's
+#: flagships) says more about a reused name than the generic check can
+REFINED_BY_GAMES = frozenset({NAME_REUSED.code})
+
+
+def without_refined(generic: list[Finding], games: list[Finding]) -> list[Finding]:
+    """``generic`` less the findings a game's own finding on the same card and place refines."""
+    places = {(f.card, f.location) for f in games}
+    return [f for f in generic
+            if f.code not in REFINED_BY_GAMES or (f.card, f.location) not in places]
 
 
 def check_packs(base: LoadedPack, expansions: tuple[LoadedPack, ...], card_set: CardSet,

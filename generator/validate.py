@@ -42,8 +42,10 @@ def validate(base: Path, expansions: tuple[Path, ...] = ()) -> Validation:
                        expansions=tuple(load.pack for load in expansion_loads if load.pack))
     result.card_set = card_set
     game = base_load.game
-    result.findings.extend(crosspack.check_packs(
+    generic = crosspack.check_packs(
         _loaded(base_load, game), tuple(_loaded(load, game) for load in expansion_loads),
-        card_set, display_path(base_load.pack.root)))
-    result.findings.extend(game.check(card_set))
+        card_set, display_path(base_load.pack.root))
+    own = game.check(card_set)
+    result.findings.extend(crosspack.without_refined(generic, own))
+    result.findings.extend(own)
     return result

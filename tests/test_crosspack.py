@@ -165,6 +165,20 @@ def test_names_are_compared_by_kind_and_content(tmp_path):
     assert crosspack.card_name(Card("x", "ship", 1, "p", air_cover.source)) is None
 
 
+def test_a_games_own_name_check_replaces_the_generic_one(tmp_path):
+    """A different ship under a base ship's name: CWNB's own check reports it (a named ship is
+    one vessel), and the generic warning on the same card and field is left out."""
+    pack = copy_pack(EXPANSION, tmp_path / "exp")
+    ships = pack / "ships.yaml"
+    text = ships.read_text(encoding="utf-8").replace("name: HMS Coventry", "name: HMS Sheffield")
+    ships.write_text(text.replace("points: 4", "points: 5", 1))  # not a mere reprint
+    (finding,) = validate(CWNB, (pack,)).findings
+    assert (finding.code, finding.card) == ("cwnb-duplicate-ship-name", "hms-coventry")
+    generic = list(crosspack.reused_names(validate(CWNB, (pack,)).card_set))
+    assert [(f.code, f.card) for f in generic] == [("name-reused-across-packs", "hms-coventry")]
+    assert generic[0].location == finding.location
+
+
 # --- docs ------------------------------------------------------------------------------------
 
 def test_docs_list_every_generic_check():

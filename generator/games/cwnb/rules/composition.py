@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from generator.crosspack import reported_as_reused
 from generator.findings import Finding
-from generator.games.cwnb.model import Ship
 from generator.games.cwnb.rules.deck import Deck, copies, is_deck
 from generator.games.cwnb.rules.registry import E, W, check
 from generator.model import CardSet
@@ -87,18 +85,18 @@ def _tournament(card_set: CardSet, deck: Deck) -> Iterator[Finding]:
 
 
 def _ship_names(deck: Deck) -> Iterator[Finding]:
-    """A named ship is one vessel: it is on one card, printed once. A different card that an
-    expansion gives a base ship's name is the generic ``name-reused-across-packs`` finding."""
-    first: dict[str, Ship] = {}
+    """A named ship is one vessel: it is on one card, printed once, in the base and in every
+    expansion (this refines the generic ``name-reused-across-packs`` for ships)."""
+    first: dict[str, str] = {}
     for ship in deck.ships:
         key = " ".join(ship.name.casefold().split())
         if ship.count > 1:
             yield SHIP_NAME(f"'{ship.name}' is printed {ship.count} times", ship.source.of("count"),
                             ship.id)
-        owner = first.setdefault(key, ship)
-        if owner is not ship and not reported_as_reused(ship, owner):
-            yield SHIP_NAME(f"'{ship.name}' is already the ship of card '{owner.id}'",
+        if key in first:
+            yield SHIP_NAME(f"'{ship.name}' is already the ship of card '{first[key]}'",
                             ship.source.of("name"), ship.id)
+        first.setdefault(key, ship.id)
 
 
 def check_composition(card_set: CardSet) -> list[Finding]:
