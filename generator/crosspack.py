@@ -271,13 +271,20 @@ def _differing(card_set: CardSet, kind: str, side: str, common: Face,
 
 # --- names ------------------------------------------------------------------------------------
 
+def _data_fields(card: Card) -> Mapping[str, object] | None:
+    """The field mapping of a card of a game defined in data (None for built-in kinds)."""
+    try:
+        values = object.__getattribute__(card, "fields")
+    except AttributeError:
+        return None
+    return values if isinstance(values, Mapping) else None
+
+
 def card_name(card: Card) -> str | None:
     """The card's name field, if its kind has one (built-in kinds: ``name``; data kinds:
-    a ``name`` among their fields)."""
-    name = getattr(card, "name", None)
-    if name is None:
-        values = getattr(card, "fields", None)
-        name = values.get("name") if isinstance(values, Mapping) else None
+    a ``name`` among their fields), case and spacing aside."""
+    values = _data_fields(card)
+    name = values.get("name") if values is not None else getattr(card, "name", None)
     return " ".join(name.casefold().split()) if isinstance(name, str) and name.strip() else None
 
 
@@ -287,6 +294,10 @@ _NOT_CONTENT = frozenset({"id", "count", "pack", "source"})
 def card_content(card: Card) -> tuple[object, ...]:
     """What a card says, without where it comes from and how many copies print: two cards with
     the same content are one card printed twice (a reprint)."""
+    values = _data_fields(card)
+    if values is not None:
+        return tuple(sorted((str(k), repr(v)) for k, v in values.items()
+                            if k not in _NOT_CONTENT))
     if is_dataclass(card):
         return tuple((f.name, repr(getattr(card, f.name))) for f in fields(card)
                      if f.name not in _NOT_CONTENT)
@@ -306,7 +317,8 @@ def reused_names(card_set: CardSet) -> Iterator[Finding]:
                 continue
             owner = first.setdefault((card.kind, name), card)
             if reported_as_reused(card, owner):
-                yield NAME_REUSED(f"{card.kind} name '{getattr(card, 'name', name)}' is already "
+                shown = (_data_fields(card) or {}).get("name") or getattr(card, "name", name)
+                yield NAME_REUSED(f"{card.kind} name '{shown}' is already "
                                   f"card '{owner.id}' of pack '{owner.pack}', a different card; "
                                   "decks that count copies by name count both together: give "
                                   "this card a name of its own", card.source.of("name"), card.id)

@@ -16,7 +16,6 @@ from conftest import CWNB, ROOT
 from generator import crosspack
 from generator.findings import Severity
 from generator.games import get_game
-from generator.layout import template as template_module
 from generator.model import Card
 from generator.validate import validate
 
@@ -112,10 +111,10 @@ def test_faces_that_vary_in_the_base_are_not_compared():
 
 
 @pytest.fixture
-def marked_action_backs(tmp_path, monkeypatch):
+def marked_action_backs(tmp_path, monkeypatch) -> None:
     """The CWNB templates, but the action back prints the card's set mark and is no longer one
     shared drawing: what an expansion author might do to tell their cards apart."""
-    from generator import localize, resources
+    from generator import resources
 
     root = tmp_path / "templates"
     shutil.copytree(resources.builtin_game_templates("cwnb"), root / "cwnb")
@@ -123,14 +122,8 @@ def marked_action_backs(tmp_path, monkeypatch):
     text = back.read_text(encoding="utf-8").replace("shared: true\n", "")
     back.write_text(text + "  - {type: widget, widget: set_mark, box: [56.0, 2.5, 5.5, 5.5]}\n",
                     encoding="utf-8")
-    caches = (template_module.load_template, template_module.load_palette,
-              localize.source_labels)
-    for cache in caches:
-        cache.cache_clear()
     monkeypatch.setattr(resources, "builtin_templates_root", lambda: root)
-    yield
-    for cache in caches:
-        cache.cache_clear()
+    # template and palette caches are keyed by folder: the copy is read afresh
 
 
 def test_an_expansion_that_prints_its_set_mark_on_the_back(marked_action_backs):
@@ -177,6 +170,56 @@ def test_a_games_own_name_check_replaces_the_generic_one(tmp_path):
     generic = list(crosspack.reused_names(validate(CWNB, (pack,)).card_set))
     assert [(f.code, f.card) for f in generic] == [("name-reused-across-packs", "hms-coventry")]
     assert generic[0].location == finding.location
+
+
+# --- a game defined in data ------------------------------------------------------------------
+
+@pytest.fixture
+def data_game(tmp_path):
+    """The starter game of `pnp new` and an expansion of two heroes beside it."""
+    from generator.newgame import write_starter
+
+    base = tmp_path / "ember"
+    write_starter(base, "Ember")
+    expansion = tmp_path / "ember-more"
+    (expansion / "art").mkdir(parents=True)
+    shutil.copy(base / "art" / "hero.png", expansion / "art" / "hero.png")
+    (expansion / "game.yaml").write_text(
+        "pack: ember-more\nextends: ember\nname: More Ember\nsource_locale: en\n"
+        "set_mark: ember-more\nset_mark_label: M\ncard_size: poker\n", encoding="utf-8")
+    (expansion / "heroes.yaml").write_text(
+        "cards:\n"
+        "  - {id: lancer, kind: hero, name: Test Lancer, cost: 2, power: 3, text: A lancer.,"
+        " art: art/hero.png}\n"
+        "  - {id: squire-two, kind: hero, name: Brave Squire, cost: 2, power: 2,"
+        " text: Another squire., art: art/hero.png}\n", encoding="utf-8")
+    return base, expansion
+
+
+def test_a_data_game_expansion_is_checked_like_a_built_in_one(data_game):
+    base, expansion = data_game
+    findings = validate(base, (expansion,)).findings
+    assert [(f.code, f.card, f.location.line, f.location.column) for f in findings] == [
+        ("name-reused-across-packs", "squire-two", 3, 40)]  # the starter's Brave Squire
+    game_yaml = expansion / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text().replace("card_size: poker", "card_size: bridge"))
+    sizes = [f for f in validate(base, (expansion,)).findings if f.code == "expansion-card-size"]
+    assert [(f.location.line, f.location.column) for f in sizes] == [(7, 12)]
+    assert "the hero cards of expansion 'ember-more' are bridge" in sizes[0].message
+
+
+def test_a_data_game_back_that_prints_the_set_mark(data_game):
+    """The starter's back is one shared drawing; a designer who makes it print each card's set
+    mark makes the expansion's heroes recognisable from the back."""
+    base, expansion = data_game
+    back = base / "templates" / "back.yaml"
+    back.write_text(back.read_text().replace("shared: true\n", "")
+                    + "  - {type: widget, widget: set_mark, box: [54.0, 4.0, 6.0, 6.0]}\n")
+    assert validate(base).findings == []
+    (finding,) = [f for f in validate(base, (expansion,)).findings
+                  if f.code == "expansion-back-differs"]
+    assert (finding.card, finding.location.line, finding.location.column) == ("lancer", 2, 5)
+    assert "every hero card of 'ember'" in finding.message and "set mark" in finding.message
 
 
 # --- docs ------------------------------------------------------------------------------------
