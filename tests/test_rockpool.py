@@ -245,6 +245,13 @@ def broken(tmp_path_factory) -> tuple[Path, list[dict]]:
     goals = pack / "goals.yaml"
     edit(goals, "    habitat: rocks\n    pearls: 4\n", "    habitat: rocks\n    diet: grazer\n"
          "    pearls: 4\n")                                              # goal-counts-one-thing
+    # art: a misspelt file, a path out of the pack, a picture far below 300 dpi
+    edit(creatures, "art: art/creatures/periwinkle.svg", "art: art/creatures/periwinkel.svg")
+    edit(creatures, "art: art/creatures/hermit-crab.svg", "art: ../../outside.svg")
+    Image.new("RGB", (60, 40), "#3aa2a8").save(pack / "art" / "tiny.png")
+    edit(creatures, "art: art/creatures/brittle-star.svg", "art: art/tiny.png")
+    # a table cell outside its enumeration: row 10, column 4 (level)
+    edit(tides, "Drifting Kelp,high,", "Drifting Kelp,middle,")
     code, found = findings(pack)
     assert code == 1
     return pack, found
@@ -284,7 +291,30 @@ def test_broken_set_rule_points_at_game_yaml(broken) -> None:
     assert rule_line <= hits[0]["line"] <= rule_line + 4
     assert {f["code"] for f in found} == {
         "pearls-within-cost", "hunters-cost-two", "ability-has-trigger", "goal-counts-one-thing",
-        "tides-follow-the-moon", "shift-names-habitat", "enough-prey"}
+        "tides-follow-the-moon", "shift-names-habitat", "enough-prey", "art-missing",
+        "art-outside-pack", "art-low-dpi", "unknown-value"}
+
+
+def field_line(path: Path, text: str) -> tuple[int, int]:
+    """Line and column of the value in the line holding ``text``."""
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if text in line:
+            return number, line.index(":") + 3
+    raise AssertionError(text)
+
+
+def test_broken_art_and_cells_are_located_on_their_field(broken) -> None:
+    pack, found = broken
+    creatures = pack / "creatures.yaml"
+    for code, text, card, severity in (
+            ("art-missing", "periwinkel.svg", "periwinkle", "error"),
+            ("art-outside-pack", "outside.svg", "hermit-crab", "error"),
+            ("art-low-dpi", "art/tiny.png", "brittle-star", "warning")):
+        line, column = field_line(creatures, text)
+        hits = [f for f in found if f["code"] == code]
+        assert [(Path(f["file"]).name, f["line"], f["column"], f["card"], f["severity"])
+                for f in hits] == [("creatures.yaml", line, column, card, severity)], hits
+    assert located(found, "unknown-value") == [("tides.csv", 10, 4, "drifting-kelp")]
 
 
 def test_broken_deck_breaks_deck_rules(tmp_path: Path) -> None:
