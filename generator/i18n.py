@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import polib
@@ -29,15 +30,19 @@ class Message:
     comment: str = ""
 
 
-def template_labels(game: str) -> list[tuple[str, str]]:
-    """(label text, template name) for every ``label:`` element of the game's templates."""
+@cache
+def template_labels(game: str) -> tuple[tuple[str, str], ...]:
+    """(label text, template name) for every ``label:`` element of the game's templates.
+
+    Cached: every ``validate --locale`` and every proof rebuild asks for it; ``pnp watch``
+    empties the cache when a template changes."""
     found: list[tuple[str, str]] = []
     for path in sorted(template_folder(game).glob("*.yaml")):
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
         for element in data.get("elements", []) if isinstance(data, dict) else []:
             if isinstance(element, dict) and "label" in element:
                 found.append((str(element["label"]), path.name))
-    return found
+    return tuple(found)
 
 
 def _shown(game: str) -> str:

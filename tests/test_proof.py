@@ -178,8 +178,16 @@ def test_watch_state_rebuilds_only_changed_faces_and_survives_broken_files(tmp_p
     ships = pack / "ships.yaml"
     ships.write_text(ships.read_text(encoding="utf-8").replace("points: 16", "points: 17"),
                      encoding="utf-8")
-    edited = state.rebuild()
+    assert state.only_cards_or_catalogs({ships.resolve()})
+    edited = state.rebuild({ships.resolve()})  # only Nimitz is laid out again
     assert edited.rendered == 2  # Nimitz's front in en and in ru; its backs show no points
+    po = pack / "locales" / "ru.po"
+    po.write_text(po.read_text(encoding="utf-8").replace('msgstr "Нимиц"', 'msgstr "Нимитц"', 1),
+                  encoding="utf-8")
+    translated = state.rebuild({po.resolve()})
+    assert translated.rendered == 2  # Nimitz in ru: the front and the crippled back name it
+    assert "Нимитц, front (ru)" in state.html.decode()
+    assert not state.only_cards_or_catalogs({(pack / "game.yaml").resolve()})
     version = state.version
     ships.write_text("cards: [", encoding="utf-8")
     broken = state.rebuild()

@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.cardfaces import lay_out_cards
 from generator.errors import UsageError
 from generator.findings import Finding, Severity, error, sort_key
 from generator.layout.engine import FaceLayout
@@ -20,7 +19,7 @@ from generator.localecheck import check_locale, localizer_for
 from generator.localize import Localizer, field_context
 from generator.location import Location
 from generator.model import Card, CardSet
-from generator.proof.pictures import picture_name
+from generator.proof.facememo import FaceMemo
 from generator.validate import validate
 
 BLEED_MM = 1.5  # the build's default bleed: the picture shows what a sheet prints past the trim
@@ -122,25 +121,24 @@ def _card_views(card_set: CardSet) -> dict[str, CardView]:
 
 
 def _locale_pass(proof: Proof, card_set: CardSet, game, locale: str,
-                 views: dict[str, CardView]) -> list[Finding]:
+                 views: dict[str, CardView], memo: FaceMemo) -> list[Finding]:
     """Check and lay out every card in one locale; adds each card's version to its view."""
     localizer = localizer_for(card_set, game.name, locale)
     findings = check_locale(card_set, game, locale, layout=False, localizer=localizer)
     try:
-        faces = lay_out_cards(card_set, game, localizer, proof.bleed_mm)
+        laid_out = memo.lay_out(card_set, game, localizer, proof.bleed_mm)
     except TemplateError as exc:
         return [*findings, error("template-error", str(exc), Location(game.name), None, locale)]
-    findings += faces.findings
     for card in card_set.cards:
-        view = views[card.id]
+        entry = laid_out[card.id]
+        findings += entry.findings
         sides = []
-        for side, table in (("front", faces.fronts), ("back", faces.backs)):
-            layout = faces.layouts[table[card.id]]
-            name = picture_name(layout, proof.bleed_mm)
-            proof.pictures[name] = layout
-            sides.append(FaceView(side, name, layout.width_mm, layout.height_mm,
-                                  _outlines(layout)))
+        for side, face in (("front", entry.front), ("back", entry.back)):
+            proof.pictures[face.picture] = face.layout
+            sides.append(FaceView(side, face.picture, face.layout.width_mm,
+                                  face.layout.height_mm, _outlines(face.layout)))
         printed_name = _name(card, localizer)
+        view = views[card.id]
         view.versions.append(Version(locale, printed_name, tuple(sides),
                                      _untranslated(card, localizer)))
         view.texts.extend([printed_name, *(localizer.field(card, attr)
@@ -149,8 +147,11 @@ def _locale_pass(proof: Proof, card_set: CardSet, game, locale: str,
 
 
 def collect(pack: Path, expansions: Sequence[Path], locales: Sequence[str],
-            bleed_mm: float = BLEED_MM) -> Proof:
+            bleed_mm: float = BLEED_MM, memo: FaceMemo | None = None) -> Proof:
     """Everything the proof of ``pack`` shows in ``locales`` (default: the source locale).
+
+    ``memo`` keeps the faces of earlier builds (``pnp watch``), so unchanged cards are not
+    laid out again.
 
     Raises UsageError for what the user must fix on the command line (no such pack or
     locale); everything wrong inside the pack becomes a finding."""
@@ -174,8 +175,10 @@ def collect(pack: Path, expansions: Sequence[Path], locales: Sequence[str],
         findings.append(error("no-templates", f"game '{game.name}' has no card templates to "
                               "draw with", manifest.location))
     else:
+        memo = memo if memo is not None else FaceMemo()
         for locale in chosen:
-            findings += _locale_pass(proof, card_set, game, locale, views)
+            findings += _locale_pass(proof, card_set, game, locale, views, memo)
+        memo.prune()
     _pin(proof, findings, views)
     return proof
 

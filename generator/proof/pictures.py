@@ -14,6 +14,7 @@ import io
 import os
 import tempfile
 from collections.abc import Mapping
+from functools import cache
 from pathlib import Path
 from typing import Protocol
 
@@ -80,13 +81,18 @@ def write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
+@cache
+def _field_names(op_type: type) -> tuple[str, ...]:
+    return tuple(item.name for item in dataclasses.fields(op_type))
+
+
 def _file_signatures(face: FaceLayout) -> list[tuple[str, int, int]]:
     """Size and modification time of files the operations draw (raster or SVG art), so that
     replacing an art file under the same name re-renders the faces that show it."""
     signatures = []
     for op in face.ops:
-        for item in dataclasses.fields(op):
-            value = getattr(op, item.name)
+        for name in _field_names(type(op)):
+            value = getattr(op, name)
             if isinstance(value, Path):
                 try:
                     stat = value.stat()

@@ -25,8 +25,9 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from generator.errors import UsageError
-from generator.pack import display_path
+from generator.pack import card_files, display_path
 from generator.proof.collect import BLEED_MM, Proof, collect
+from generator.proof.facememo import FaceMemo
 from generator.proof.page import PICTURES, page_version, render_page
 from generator.proof.pictures import MemoryStore, render_pictures
 from generator.resources import builtin_templates_root
@@ -74,6 +75,7 @@ class ProofState:
     def __init__(self, pack: Path, expansions: Sequence[Path], locales: Sequence[str]) -> None:
         self.pack, self.expansions, self.locales = pack, tuple(expansions), tuple(locales)
         self.store = MemoryStore()
+        self.memo = FaceMemo()
         self.changed = threading.Condition()
         self.html = b""
         self.version = ""
@@ -87,15 +89,29 @@ class ProofState:
                 setattr(self, name, value)
             self.changed.notify_all()
 
-    def rebuild(self, usage_errors_raise: bool = False) -> Rebuild:
-        """Build the page again; failures end up on the page, except that the first build
-        raises UsageError for a wrong command line (no such pack, no such locale)."""
+    def only_cards_or_catalogs(self, changed: set[Path]) -> bool:
+        """True when every changed file is a card file or a translation catalog: nothing the
+        package caches (templates, palettes, labels, glossaries, schemas) came from them."""
+        cards = set()
+        for root in (self.pack, *self.expansions):
+            with suppress(OSError):
+                cards.update(path.resolve() for path in card_files(Path(root))[0])
+        return all(path in cards or path.suffix in (".po", ".pot") for path in changed)
+
+    def rebuild(self, changed: set[Path] | None = None,
+                usage_errors_raise: bool = False) -> Rebuild:
+        """Build the page again after ``changed`` files changed (None: anything may have).
+
+        Failures end up on the page, except that ``usage_errors_raise`` makes the first build
+        raise UsageError for a wrong command line (no such pack, no such locale)."""
         start = time.perf_counter()
         self._publish(building=True)
         failure = None
-        forget_file_caches()
+        if changed is None or not self.only_cards_or_catalogs(changed):
+            forget_file_caches()
+            self.memo.forget()
         try:
-            proof = collect(self.pack, self.expansions, self.locales)
+            proof = collect(self.pack, self.expansions, self.locales, memo=self.memo)
             rendered = render_pictures(proof.pictures, proof.bleed_mm, self.store)
             html = render_page(proof, live=True)
         except UsageError as exc:
@@ -249,7 +265,8 @@ def watch_forever(state: ProofState, folders: Sequence[Path],
     stop = threading.Event()
     for changes in watchfiles.watch(*folders, watch_filter=_SourceFilter(folders), step=30,
                                     stop_event=stop, raise_interrupt=True):
-        report(state.rebuild(), len(changes))
+        changed = {Path(path).resolve() for _, path in changes}
+        report(state.rebuild(changed), len(changed))
 
 
 def _interrupt(signum: int, frame: object) -> None:
@@ -263,7 +280,7 @@ def run_watch(pack: Path, expansions: Sequence[Path], locales: Sequence[str], po
     state = ProofState(pack, expansions, locales)
     server = open_server(port, state)  # a busy port fails before a long first build
     try:
-        first = state.rebuild(usage_errors_raise=True)  # a wrong path or locale: exit 2 now
+        first = state.rebuild(None, usage_errors_raise=True)  # a wrong path or locale: exit 2 now
     except BaseException:
         server.server_close()
         raise
