@@ -19,6 +19,8 @@ from generator.proof.collect import NOT_DRAWN, CardView, FaceView, Outline, Proo
 from generator.proof.pictures import picture_size_px
 
 PICTURES = "faces"  # the folder beside index.html that holds the PNGs
+REFERENCE_WIDTH_MM = 63.5  # a poker card is shown at the size slider's width
+MIN_SCALE = 0.35
 _VERSION_MARK = "@@version@@"
 
 
@@ -64,12 +66,15 @@ def _outline(outline: Outline, face: FaceView, bleed: float) -> str:
     box_w, box_h = outline.w / width * 100, outline.h / height * 100
     spill = min(outline.overflow_mm, face.height_mm + bleed - outline.y - outline.h)
     label = f"{outline.field}: {outline.overflow_mm:.1f} mm does not fit"
+    # the tag sits above the box, or below its spill when the box is near the card's top
+    tag_side = "below" if top < 12 else "above"
     band = (f'<span class="spill" style="left:{_pct(left)};top:{_pct(top + box_h)};'
             f'width:{_pct(box_w)};height:{_pct(max(spill, 0.0) / height * 100)}"></span>'
             if spill > 0 else "")
     return (f'<span class="outline" style="left:{_pct(left)};top:{_pct(top)};'
             f'width:{_pct(box_w)};height:{_pct(box_h)}" title="{_e(label)}">'
-            f'<span class="overflow-tag">+{outline.overflow_mm:.1f} mm</span></span>{band}')
+            f'<span class="overflow-tag {tag_side}">+{outline.overflow_mm:.1f} mm</span>'
+            f'</span>{band}')
 
 
 def _face(face: FaceView, version: Version, bleed: float, several_locales: bool) -> str:
@@ -78,7 +83,11 @@ def _face(face: FaceView, version: Version, bleed: float, several_locales: bool)
     trim_x = bleed / (face.width_mm + 2 * bleed) * 100
     trim_y = bleed / (face.height_mm + 2 * bleed) * 100
     outlines = "".join(_outline(o, face, bleed) for o in face.outlines)
-    return (f'<figure class="face" data-side="{_e(face.side)}">'
+    # faces keep their printed proportions: a counter is drawn smaller than a card, but never
+    # under a third of one, so that it stays visible (the enlarged view shows it in detail)
+    scale = max(MIN_SCALE, (face.width_mm + 2 * bleed) / (REFERENCE_WIDTH_MM + 2 * bleed))
+    return (f'<figure class="face" data-side="{_e(face.side)}" '
+            f'style="--scale:{scale:.3f}">'
             f'<div class="pic" style="aspect-ratio:{width_px}/{height_px}">'
             f'<img src="{PICTURES}/{_e(face.picture)}" alt="{_e(alt)}" width="{width_px}" '
             f'height="{height_px}" decoding="async">'
@@ -106,29 +115,31 @@ def _card(card: CardView, proof: Proof) -> str:
     search = " ".join(card.texts).lower()
     several = len(proof.locales) > 1
     versions = "".join(_version(v, proof.bleed_mm, several) for v in card.versions)
-    counts = []
+    meta = [] if card.name == card.id else [f"<code>{_e(card.id)}</code>"]
+    if card.count > 1:
+        meta.append(f"<span>×{card.count}</span>")
+    if card.pack and card.pack != proof.pack:  # with expansions: which pack the card is from
+        meta.append(f'<span class="pack">{_e(card.pack)}</span>')
     if errors:
-        counts.append(f'<span class="count error">{_plural(errors, "error")}</span>')
+        meta.append(f'<span class="count error">{_plural(errors, "error")}</span>')
     if warnings:
-        counts.append(f'<span class="count warning">{_plural(warnings, "warning")}</span>')
-    copies = f" · ×{card.count}" if card.count > 1 else ""
+        meta.append(f'<span class="count warning">{_plural(warnings, "warning")}</span>')
     body = (f'<div class="versions">{versions}</div>' if versions else
-            '<p class="undrawn">This card could not be drawn: fix the findings below.</p>')
+            '<p class="undrawn">Not drawn: fix these findings to see it.</p>')
     anchor = f"card-{card.id}"
     return (f'<article class="{classes}" data-card="{_e(card.id)}" data-kind="{_e(card.kind)}" '
             f'data-search="{_e(search)}" id="{_e(anchor)}" tabindex="0" '
             f'aria-labelledby="{_e(anchor)}-name">'
             f'<header class="card-head"><h3 id="{_e(anchor)}-name">{_e(card.name)}</h3>'
-            f'<p class="meta"><code>{_e(card.id)}</code>{copies}'
-            f'{" · " + _e(card.pack) if card.pack and card.pack != proof.pack else ""} '
-            f'{"".join(counts)}</p></header><div class="card-body">{body}'
+            f'<p class="meta">{"".join(meta)}</p></header><div class="card-body">{body}'
             f'{_findings(card.findings)}</div></article>')
 
 
 def _section(kind: str, cards: list[CardView], proof: Proof) -> str:
     slug = "".join(ch if ch.isalnum() else "-" for ch in kind)
-    title = "could not be drawn" if kind == NOT_DRAWN else kind.replace("_", " ")
-    return (f'<section class="kind" data-kind="{_e(kind)}" aria-labelledby="kind-{_e(slug)}">'
+    title = "Cards that could not be drawn" if kind == NOT_DRAWN else kind.replace("_", " ")
+    return (f'<section class="kind{" undrawn-cards" if kind == NOT_DRAWN else ""}" '
+            f'data-kind="{_e(kind)}" aria-labelledby="kind-{_e(slug)}">'
             f'<h2 id="kind-{_e(slug)}">{_e(title)} <span class="n">{len(cards)}</span></h2>'
             f'<div class="cards">{"".join(_card(c, proof) for c in cards)}</div></section>')
 
@@ -166,14 +177,19 @@ def page_version(html: str) -> str:
 
 def render_page(proof: Proof, live: bool = False, notice: str | None = None) -> str:
     """The whole page; same proof, same bytes (the version mark is a hash of the rest)."""
-    by_kind: dict[str, list[CardView]] = {kind: [] for kind in proof.kinds()}
+    kinds = proof.kinds()
+    if NOT_DRAWN in kinds:  # the cards that could not be drawn come first: they need fixing
+        kinds.insert(0, kinds.pop(kinds.index(NOT_DRAWN)))
+    by_kind: dict[str, list[CardView]] = {kind: [] for kind in kinds}
     for card in proof.cards:
         by_kind[card.kind].append(card)
     findings = proof.findings
     errors = sum(1 for f in findings if f.severity == "error")
     warnings = len(findings) - errors
     drawn = sum(1 for c in proof.cards if c.versions)
+    undrawn = len(proof.cards) - drawn
     stats = [f"<span>{_plural(drawn, 'card')}</span>",
+             *([f'<span class="count error">{undrawn} not drawn</span>'] if undrawn else []),
              f"<span>{_e(' · '.join(proof.locales))}</span>",
              f'<span class="count {"error" if errors else "ok"}">{_plural(errors, "error")}'
              '</span>',

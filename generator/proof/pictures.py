@@ -22,8 +22,9 @@ from generator.cardpdf import write_card_pdf
 from generator.layout.engine import FaceLayout
 
 DPI = 150  # sharp on a high-density laptop screen at the page's default card width
+MIN_WIDTH_PX = 390  # small faces (counters) get more dots, so that they stay sharp enlarged
 #: bump when the rendering itself changes, so that cached pictures are not reused
-RENDER_VERSION = 1
+RENDER_VERSION = 2
 
 
 class PictureStore(Protocol):
@@ -109,10 +110,16 @@ def picture_name(face: FaceLayout, bleed_mm: float) -> str:
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:20] + ".png"
 
 
+def dots_per_inch(width_mm: float, bleed_mm: float) -> float:
+    """:data:`DPI`, or more for a face so small that it would be under :data:`MIN_WIDTH_PX`."""
+    return max(DPI, MIN_WIDTH_PX * 25.4 / (width_mm + 2 * bleed_mm))
+
+
 def picture_size_px(width_mm: float, height_mm: float, bleed_mm: float) -> tuple[int, int]:
-    """The pixel size pdfium gives a face's page (trim plus bleed) at :data:`DPI`."""
-    return (round((width_mm + 2 * bleed_mm) / 25.4 * DPI),
-            round((height_mm + 2 * bleed_mm) / 25.4 * DPI))
+    """The pixel size pdfium gives a face's page (trim plus bleed)."""
+    dpi = dots_per_inch(width_mm, bleed_mm)
+    return (round((width_mm + 2 * bleed_mm) / 25.4 * dpi),
+            round((height_mm + 2 * bleed_mm) / 25.4 * dpi))
 
 
 def render_pictures(faces: Mapping[str, FaceLayout], bleed_mm: float,
@@ -131,9 +138,10 @@ def render_pictures(faces: Mapping[str, FaceLayout], bleed_mm: float,
         write_card_pdf(pdf_path, [face for _, face in missing], bleed_mm, title="pnp proof")
         document = pypdfium2.PdfDocument(pdf_path)
         try:
-            for index, (name, _) in enumerate(missing):
+            for index, (name, face) in enumerate(missing):
                 page = document[index]
-                image = page.render(scale=DPI / 72).to_pil()
+                scale = dots_per_inch(face.width_mm, bleed_mm) / 72
+                image = page.render(scale=scale).to_pil()
                 page.close()
                 buffer = io.BytesIO()
                 image.save(buffer, "PNG", compress_level=3)
