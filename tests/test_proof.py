@@ -239,3 +239,22 @@ def test_watch_cli_refuses_a_busy_port_with_exit_2():
     assert done.returncode == 2
     assert f"port {port} on 127.0.0.1 is busy" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_watch_redraws_a_data_game_when_its_art_or_template_changes(tmp_path):
+    pack = tmp_path / "dg"
+    assert run_pnp("new", str(pack)).returncode == 0
+    state = ProofState(pack, (), ("en",))
+    assert state.rebuild().failure is None
+    before = set(state.store.pictures)
+    art = pack / "art" / "hero.png"
+    with Image.open(art) as image:
+        size = image.size
+    Image.new("RGB", size, (20, 160, 60)).save(art)  # same name, new picture
+    assert not state.only_cards_or_catalogs({art.resolve()})
+    redrawn = state.rebuild({art.resolve()})
+    assert redrawn.failure is None and redrawn.rendered > 0
+    assert set(state.store.pictures) != before
+    template = next((pack / "templates").glob("*.yaml"))
+    template.write_text(template.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert state.rebuild({template.resolve()}).failure is None

@@ -94,6 +94,8 @@ def _file_signatures(face: FaceLayout) -> list[tuple[str, int, int]]:
     for op in face.ops:
         for name in _field_names(type(op)):
             value = getattr(op, name)
+            if name == "path" and isinstance(value, str):  # ops.Image names its art file
+                value = Path(value)
             if isinstance(value, Path):
                 try:
                     stat = value.stat()
