@@ -357,6 +357,38 @@ def test_the_coverage_tables_account_for_every_seed_line_once(seed, last):
             assert len(seed_file.read_text(encoding="utf-8").splitlines()) == last
 
 
+def _expansion(tmp_path: Path, cards: str) -> Path:
+    game = GAME.format(plus="false").replace("pack: gwas-test", "pack: gwas-more") \
+        .replace("set_mark: test", "set_mark: more\nextends: gwas-test")
+    return write_pack(tmp_path / "more", {"more.yaml": "cards:\n" + cards}, game)
+
+
+def test_a_ship_name_reused_by_an_expansion_is_one_finding_and_makes_a_flagship_ambiguous(
+        tmp_path):
+    """Accent-blind, as a player reads the sheet: the game's finding replaces the generic
+    name-reused-across-packs at the same place, and a leader naming the ship sits on no one
+    ship."""
+    base = _pack(tmp_path, "- {id: zrinyi, kind: ship, name: Zrínyi, class: B, group: capital, "
+                           "nation: AH, gunnery: 4-4-1, speed: \"1\"}\n")
+    more = _expansion(tmp_path, "  - {id: zrinyi-2, kind: ship, name: ZRINYI, class: B, "
+                                "group: capital, nation: AH, gunnery: 4-3-1, speed: \"1\"}\n"
+                                "  - {id: admiral, kind: leader, name: Адмирал, nation: AH, "
+                                "flagship: Zrinyi}\n")
+    findings = sorted(validate(base, (more,)).findings, key=lambda f: f.location.line)
+    assert [(f.code, f.card, f.location.line) for f in findings] == [
+        ("gwas-duplicate-name", "zrinyi-2", 2), ("gwas-leader-flagship-ambiguous", "admiral", 3)]
+    assert "of pack 'gwas-test'" in findings[0].message
+
+
+def test_a_reprint_in_an_expansion_is_the_same_ship(tmp_path):
+    base = _pack(tmp_path)
+    more = _expansion(tmp_path, "  - {id: ah-bb-again, kind: ship, name: Alpha, class: BB, "
+                                "group: capital, nation: AH, gunnery: 8-3-1, speed: \"1\"}\n"
+                                "  - {id: admiral, kind: leader, name: Адмирал, nation: AH, "
+                                "flagship: Alpha}\n")
+    assert [f.as_text() for f in validate(base, (more,)).findings] == []
+
+
 def test_every_check_has_a_test_and_a_row_in_the_docs():
     tested = set(BAD_CARDS) | {"gwas-reference-missing", "gwas-option-type",
                                "gwas-option-unknown", "gwas-side-without-counters"} | \

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 
+from generator.crosspack import card_content
 from generator.findings import Finding
 from generator.games.gwas.model import FleetCounter, Leader, Ship, name_key
 from generator.games.gwas.rules.options import check_options
@@ -73,7 +74,7 @@ def _leaders(card_set: CardSet) -> Iterator[Finding]:
             yield FLAGSHIP_SIDE(f"flagship '{card.flagship}' is a ship of side {named[0].side}; "
                                 f"leader '{card.id}' ({card.nation}) is of side {card.side}",
                                 where, card.id)
-        elif len(own) > 1:
+        elif len({card_content(ship) for ship in own}) > 1:  # a reprint is the same ship
             cards = ", ".join(f"'{ship.id}' ({ship.source.location})" for ship in own)
             yield FLAGSHIP_AMBIGUOUS(f"flagship '{card.flagship}' names {len(own)} ship cards "
                                      f"of side {card.side}: {cards}; a leader sits on one ship",
@@ -81,15 +82,20 @@ def _leaders(card_set: CardSet) -> Iterator[Finding]:
 
 
 def _names(card_set: CardSet) -> Iterator[Finding]:
+    """Across a base pack and its expansions, names compared accent-blind (the generic check
+    compares them case-blind only, so this finding replaces it); a reprint of the same ship in
+    another pack is the same ship, not a second one."""
     first: dict[str, Ship] = {}
     for card in card_set.cards:
         if not isinstance(card, Ship):
             continue
         key = name_key(card.name)
-        if key in first:
-            yield SHIP_NAME(f"'{card.name}' is already the name of card '{first[key].id}'",
+        other = first.setdefault(key, card)
+        reprint = other.pack != card.pack and card_content(other) == card_content(card)
+        if other is not card and not reprint:
+            where = "" if other.pack == card.pack else f" of pack '{other.pack}'"
+            yield SHIP_NAME(f"'{card.name}' is already the name of card '{other.id}'{where}",
                             card.source.of("name"), card.id)
-        first.setdefault(key, card)
 
 
 def check_composition(card_set: CardSet) -> list[Finding]:
