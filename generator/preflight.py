@@ -209,8 +209,12 @@ def face_problems(ready: Prepared, options: PreflightOptions
     return result
 
 
-def findings_of(ready: Prepared, problems: dict[FaceKey, list[Problem]]) -> list[Finding]:
-    """Each face's problems once, at the first card showing it, naming the side."""
+def findings_of(ready: Prepared, problems: dict[FaceKey, list[Problem]],
+                known: list[Finding] = ()) -> list[Finding]:
+    """Each face's problems once, at the first card showing it, naming the side. A card whose
+    art the validator already found too coarse (``art-low-dpi``, at the card's field) is not
+    reported a second time from the PDF."""
+    coarse = {f.card for f in known if f.code == "art-low-dpi"}
     users: dict[tuple[FaceKey, str], list[Card]] = {}
     for card in ready.card_set.cards:
         for side, table in (("front", ready.faces.fronts), ("back", ready.faces.backs)):
@@ -219,6 +223,8 @@ def findings_of(ready: Prepared, problems: dict[FaceKey, list[Problem]]) -> list
     for (key, side), cards in users.items():
         shared = f" (the {side} of {len(cards)} cards)" if len(cards) > 1 else ""
         for problem in problems.get(key, []):
+            if problem.code == "image-low-dpi" and coarse & {c.id for c in cards}:
+                continue
             make = error if problem.severity is Severity.ERROR else warning
             findings.append(make(problem.code, f"{side}{shared}: {problem.message}",
                                  cards[0].source.location, cards[0].id, ready.locale))
@@ -233,4 +239,5 @@ def preflight(pack: Path, expansions: tuple[Path, ...], locale: str | None,
     if ready is None or has_errors(preparation.findings):
         return preparation.findings, 0
     problems = face_problems(ready, options)
-    return preparation.findings + findings_of(ready, problems), len(problems)
+    return (preparation.findings + findings_of(ready, problems, preparation.findings),
+            len(problems))

@@ -196,3 +196,30 @@ def test_shared_faces_are_reported_once(tmp_path):
     shared = [f for f in document["findings"] if "(the back of" in f["message"]]
     assert shared, "the shared action back should be reported once, naming how many use it"
     assert len({f["message"] for f in shared}) == len(shared)
+
+
+def test_a_deliberately_bad_card_of_a_data_game(tmp_path):
+    """A starter game (pnp new) with its hero template spoilt: a header band that stops at the
+    trim, the name run into the cut and across the left edge."""
+    game = tmp_path / "bad"
+    assert run_pnp("new", str(game)).returncode == 0
+    template = game / "templates" / "hero.yaml"
+    text = template.read_text(encoding="utf-8")
+    text = text.replace("fill: hero, bleed: [top, left, right]}", "fill: hero}")
+    text += ('  - {type: text, box: [-1.0, 60.0, 40.0, 6.0], text: "{name}", size: 8,\n'
+             '     hyphenate: false}\n')
+    template.write_text(text, encoding="utf-8")
+    result = run_pnp("preflight", str(game), "--format", "json")
+    assert result.returncode == 1, result.stdout + result.stderr
+    found = json.loads(result.stdout)["findings"]
+    squire = {f["code"]: f for f in found if f["card"] == "squire"}
+    assert {"art-short-of-bleed", "text-in-cut"} <= set(squire)
+    for finding in (squire["art-short-of-bleed"], squire["text-in-cut"]):
+        assert finding["file"].endswith("heroes.yaml")
+        assert (finding["line"], finding["column"]) == (4, 5)
+        assert finding["severity"] == "error" and finding["message"].startswith("front: ")
+    assert "'Brave Squire'" in squire["text-in-cut"]["message"]
+    assert "top" in squire["art-short-of-bleed"]["message"]
+    spells = [f for f in found if f["code"] in {"art-short-of-bleed", "text-in-cut"}
+              and f["file"].endswith("spells.csv")]
+    assert spells == []  # the spell template is untouched
