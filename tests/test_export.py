@@ -21,8 +21,9 @@ INCH = 25.4
 EXPANSION = ROOT / "cards" / "cwnb-expansion"
 COMMANDER = ROOT / "cards" / "commander"
 GWAS = ROOT / "cards" / "gwas"
+ROCKPOOL = ROOT / "cards" / "rockpool"
 PACKS = {"cwnb": (CWNB, ()), "cwnb+cwnb-expansion": (CWNB, (EXPANSION,)),
-         "commander": (COMMANDER, ()), "gwas": (GWAS, ())}
+         "commander": (COMMANDER, ()), "gwas": (GWAS, ()), "rockpool": (ROCKPOOL, ())}
 
 
 def doc(folder: Path) -> dict:

@@ -177,7 +177,7 @@ def test_preflight_sarif(fixture_pack):
     assert result0["level"] == "warning" and result0["properties"]["card"] == "big-gun"
 
 
-@pytest.mark.parametrize("pack", ["cwnb", "commander", "gwas"])
+@pytest.mark.parametrize("pack", ["cwnb", "commander", "gwas", "rockpool"])
 def test_shipped_packs_have_no_preflight_errors(pack):
     """Every shipped face bleeds where it reaches the trim, keeps text out of the cut and
     embeds its fonts; safe-zone and stroke warnings are the designers' to weigh."""
