@@ -25,7 +25,7 @@ WITH_OPT = click.option("--with", "expansions", multiple=True, type=click.Path(p
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="pnp")
+@click.version_option(package_name="pnp-sheets")
 def cli() -> None:
     """Print-and-play card sheets from YAML card definitions."""
 
@@ -47,13 +47,13 @@ def validate_command(pack: Path, expansions: tuple[Path, ...], locales: tuple[st
     result = validate(pack, expansions)
     findings = result.findings
     if result.card_set is not None and result.game is not None:
+        from generator.i18n import no_locale_message
         from generator.localecheck import check_locale
 
         shipped = result.card_set.base.manifest.locales
         for locale in locales:
             if locale not in shipped:
-                raise UsageError(f"pack '{result.card_set.base.manifest.pack}' has no locale "
-                                 f"'{locale}' (it ships: {', '.join(shipped)})")
+                raise UsageError(no_locale_message(result.card_set.base, locale))
             findings = findings + check_locale(result.card_set, result.game, locale, strict)
         findings = findings + _deck_findings(decks, pack, result)
     if output_format == "json":
@@ -295,12 +295,33 @@ def i18n_extract(pack: Path) -> None:
 
 @i18n_group.command("update")
 @PACK_ARG
-def i18n_update(pack: Path) -> None:
-    """Merge the current messages into every locale's PO file (new, fuzzy, obsolete)."""
-    from generator.i18n import update
+@click.option("--locale", "locales", multiple=True,
+              help="language to update or add (repeatable; default: every one in game.yaml); "
+                   "a new one is added to game.yaml's locales:")
+def i18n_update(pack: Path, locales: tuple[str, ...]) -> None:
+    """Merge the current messages into the locales' PO files, as msgmerge does (new, fuzzy
+    with the previous source text, obsolete)."""
+    from generator.i18n import language_name, target_locales, update
+    from generator.manifestedit import add_locale
 
     loaded = _loaded_pack(pack)
-    for path in update(loaded, _messages(loaded)):
+    manifest = loaded.manifest
+    for locale in locales:
+        if locale == manifest.source_locale:
+            raise UsageError(f"'{locale}' is the source language of pack '{manifest.pack}': "
+                             "its texts are the card files themselves")
+        if language_name(locale) is None:
+            raise UsageError(f"'{locale}' is not a language code (use an ISO 639 code such "
+                             "as de, fr, pt_BR)")
+    added = [locale for locale in dict.fromkeys(locales) if locale not in manifest.locales]
+    if not locales and not target_locales(loaded):
+        raise UsageError(f"pack '{manifest.pack}' has no language to translate into: add one "
+                         f"with pnp i18n update {display_path(pack)} --locale de")
+    for locale in added:
+        add_locale(loaded.root / "game.yaml", locale, manifest.source_locale)
+        click.echo(f"added {locale} ({language_name(locale)}) to "
+                   f"{display_path(loaded.root / 'game.yaml')} locales")
+    for path in update(loaded, _messages(loaded), list(dict.fromkeys(locales)) or None):
         click.echo(f"updated {display_path(path)}")
 
 

@@ -7,17 +7,24 @@ them), so Poedit, Weblate and Crowdin work on them directly.
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
 
 import polib
 import yaml
+from babel import Locale, UnknownLocaleError
+from babel.messages.plurals import get_plural
 
 from generator.layout.template import data_template_folder, template_folder
 from generator.localize import LABEL_CONTEXT, field_context, source_labels
 from generator.model import Pack
+from generator.poformat import format_catalog
+from generator.pomerge import merge_entries
 
 POT_NAME = "messages.pot"
 
@@ -90,51 +97,157 @@ def _entry(message: Message) -> polib.POEntry:
                          comment=message.comment or None)
 
 
-def _new_catalog(pack: Pack, language: str | None) -> polib.POFile:
-    catalog = polib.POFile(wrapwidth=100)
+def read_catalog(path: Path) -> polib.POFile:
+    """A PO file as polib reads it, plus the previous texts of obsolete entries (``#~|``),
+    which polib skips but msgmerge keeps."""
+    text = path.read_text(encoding="utf-8")
+    text = "\n".join("#|" + line[3:] if line.startswith("#~|") else line
+                     for line in text.split("\n"))
+    return polib.pofile(text if "\n" in text else text + "\n", encoding="utf-8")
+
+
+def write_catalog(catalog: polib.POFile, path: Path) -> Path:
+    """Write in gettext's own layout, atomically (a crash never leaves half a catalog)."""
+    text = format_catalog(catalog)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, scratch = tempfile.mkstemp(prefix=f".{path.name}.tmp-", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+            stream.write(text)
+        os.chmod(scratch, 0o644)
+        os.replace(scratch, path)
+    except BaseException:
+        Path(scratch).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def _now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%d %H:%M+0000")
+
+
+def _template(pack: Pack, messages: Iterable[Message], previous: polib.POFile | None
+              ) -> polib.POFile:
+    """The template (POT) of the pack's messages; its creation date moves only when the
+    messages do, so an extract that changes nothing rewrites the same bytes."""
+    catalog = polib.POFile()
+    for message in messages:
+        catalog.append(_entry(message))
+    date = _now()
+    if previous is not None and [(e.msgctxt, e.msgid, e.occurrences, e.comment)
+                                 for e in previous] == \
+            [(e.msgctxt, e.msgid, e.occurrences, e.comment) for e in catalog]:
+        date = previous.metadata.get("POT-Creation-Date", date)
+    catalog.header = f"Messages of the {pack.manifest.name} pack to translate (pnp i18n)."
+    catalog.metadata_is_fuzzy = ["fuzzy"]
     catalog.metadata = {
         "Project-Id-Version": f"{pack.manifest.pack} {pack.manifest.version}".strip(),
+        "Report-Msgid-Bugs-To": "",
+        "POT-Creation-Date": date,
+        "PO-Revision-Date": "YEAR-MO-DA HO:MI+ZONE",
+        "Last-Translator": "FULL NAME <EMAIL@ADDRESS>",
+        "Language-Team": "LANGUAGE <LL@li.org>",
+        "Language": "",
         "MIME-Version": "1.0",
         "Content-Type": "text/plain; charset=UTF-8",
         "Content-Transfer-Encoding": "8bit",
         "X-Source-Language": pack.manifest.source_locale,
     }
-    if language:
-        catalog.metadata["Language"] = language
     return catalog
+
+
+def language_name(locale: str) -> str | None:
+    """English name of a language code (``de`` -> German); None when it is not one."""
+    try:
+        return Locale.parse(locale.replace("-", "_")).english_name
+    except (ValueError, UnknownLocaleError):
+        return None
+
+
+def _header(pack: Pack, locale: str, template: polib.POFile,
+            current: dict[str, str] | None) -> dict[str, str]:
+    """A translation's header: the existing fields kept in their order, the template's dates,
+    and every field msgfmt -c and translation editors expect added where missing."""
+    fields = dict(current or {})
+    wanted = {
+        "Project-Id-Version": template.metadata["Project-Id-Version"],
+        "Report-Msgid-Bugs-To": "",
+        "POT-Creation-Date": template.metadata["POT-Creation-Date"],
+        "PO-Revision-Date": _now(),
+        "Last-Translator": "",
+        "Language-Team": language_name(locale) or locale,
+        "Language": locale,
+        "MIME-Version": "1.0",
+        "Content-Type": "text/plain; charset=UTF-8",
+        "Content-Transfer-Encoding": "8bit",
+        "Plural-Forms": _plural_forms(locale),
+        "X-Source-Language": pack.manifest.source_locale,
+    }
+    result: dict[str, str] = {}
+    for name, value in wanted.items():  # gettext's order for the fields it knows
+        if name in fields:
+            result[name] = fields.pop(name)
+        elif value is not None:
+            result[name] = value
+    result["POT-Creation-Date"] = template.metadata["POT-Creation-Date"]
+    result["Language"] = locale
+    result.update(fields)
+    return result
+
+
+def _plural_forms(locale: str) -> str | None:
+    try:
+        return get_plural(locale.replace("-", "_")).plural_forms
+    except (ValueError, UnknownLocaleError):
+        return None
 
 
 def extract(pack: Pack, messages: Iterable[Message]) -> Path:
     """Write ``locales/messages.pot`` with every message of the pack."""
-    catalog = _new_catalog(pack, None)
-    for message in messages:
-        catalog.append(_entry(message))
-    folder = pack.root / "locales"
-    folder.mkdir(exist_ok=True)
-    target = folder / POT_NAME
-    catalog.save(str(target))
-    return target
+    target = pack.root / "locales" / POT_NAME
+    previous = read_catalog(target) if target.is_file() else None
+    return write_catalog(_template(pack, messages, previous), target)
 
 
-def update(pack: Pack, messages: list[Message]) -> list[Path]:
-    """Bring every locale's PO in line with the messages: add new ones, keep translations,
-    mark vanished ones obsolete, flag changed sources fuzzy (via polib's merge)."""
-    reference = _new_catalog(pack, None)
-    for message in messages:
-        reference.append(_entry(message))
+def no_locale_message(pack: Pack, locale: str) -> str:
+    """Why a locale cannot be used, and the one command that adds it."""
+    from generator.pack import display_path
+
+    return (f"pack '{pack.manifest.pack}' has no locale '{locale}' (it ships: "
+            f"{', '.join(pack.manifest.locales)}); to translate it, run: pnp i18n update "
+            f"{display_path(pack.root)} --locale {locale} (adds '{locale}' to the locales: of "
+            f"game.yaml and creates locales/{locale}.po)")
+
+
+def target_locales(pack: Pack) -> list[str]:
+    return [locale for locale in pack.manifest.locales if locale != pack.manifest.source_locale]
+
+
+def update(pack: Pack, messages: list[Message], locales: Iterable[str] | None = None
+           ) -> list[Path]:
+    """Bring each locale's PO in line with the messages as ``msgmerge --previous`` would: keep
+    translations, mark changed sources fuzzy with the previous text, obsolete vanished ones.
+    Every catalog is read before any is written, so a broken one stops the update whole."""
+    pot = pack.root / "locales" / POT_NAME
+    template = _template(pack, messages, read_catalog(pot) if pot.is_file() else None)
+    chosen = list(locales) if locales is not None else target_locales(pack)
+    paths = {locale: pack.root / "locales" / f"{locale}.po" for locale in chosen}
+    existing = {locale: read_catalog(path) if path.is_file() else None
+                for locale, path in paths.items()}
     written: list[Path] = []
-    folder = pack.root / "locales"
-    folder.mkdir(exist_ok=True)
-    for locale in pack.manifest.locales:
-        if locale == pack.manifest.source_locale:
-            continue
-        path = folder / f"{locale}.po"
-        catalog = polib.pofile(str(path), wrapwidth=100) if path.is_file() \
-            else _new_catalog(pack, locale)
-        catalog.merge(reference)
-        catalog.metadata["Language"] = locale
-        catalog.save(str(path))
-        written.append(path)
+    for locale, path in paths.items():
+        old = existing[locale]
+        catalog = polib.POFile()
+        name = language_name(locale) or locale
+        catalog.header = f"{name} translation of the {pack.manifest.name} pack."
+        if old is not None:
+            catalog.header = old.header.strip("\n") or catalog.header
+            catalog.metadata_is_fuzzy = old.metadata_is_fuzzy
+        catalog.metadata = _header(pack, locale, template,
+                                   dict(old.metadata) if old is not None else None)
+        for entry in merge_entries(old or [], template):
+            catalog.append(entry)
+        written.append(write_catalog(catalog, path))
     return written
 
 
@@ -161,7 +274,7 @@ def status(pack: Pack, messages: list[Message]) -> list[LocaleStatus]:
         if locale == pack.manifest.source_locale:
             continue
         path = pack.root / "locales" / f"{locale}.po"
-        entries = polib.pofile(str(path)) if path.is_file() else []
+        entries = read_catalog(path) if path.is_file() else []
         translated = fuzzy = obsolete = 0
         seen: set[tuple[str, str]] = set()
         for entry in entries:

@@ -56,8 +56,9 @@ def prepare(pack: Path, expansions: tuple[Path, ...], locale: str | None, bleed_
     manifest = card_set.base.manifest
     locale = locale or manifest.source_locale
     if locale not in manifest.locales:
-        raise UsageError(f"pack '{manifest.pack}' has no locale '{locale}' "
-                         f"(it ships: {', '.join(manifest.locales)})")
+        from generator.i18n import no_locale_message
+
+        raise UsageError(no_locale_message(card_set.base, locale))
     if game.faces is None:
         raise UsageError(f"game '{game.name}' has no card templates to print with")
     localizer = localizer_for(card_set, game.name, locale)  # reads the PO catalogs once

@@ -166,8 +166,9 @@ def collect(pack: Path, expansions: Sequence[Path], locales: Sequence[str],
     chosen = tuple(dict.fromkeys(locales)) or (manifest.source_locale,)
     for locale in chosen:
         if locale not in manifest.locales:
-            raise UsageError(f"pack '{manifest.pack}' has no locale '{locale}' "
-                             f"(it ships: {', '.join(manifest.locales)})")
+            from generator.i18n import no_locale_message
+
+            raise UsageError(no_locale_message(card_set.base, locale))
     proof = Proof(title=manifest.name, pack="+".join(p.manifest.pack for p in card_set.packs),
                   locales=chosen, bleed_mm=bleed_mm)
     views = _card_views(card_set)
