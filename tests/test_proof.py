@@ -258,3 +258,25 @@ def test_watch_redraws_a_data_game_when_its_art_or_template_changes(tmp_path):
     template = next((pack / "templates").glob("*.yaml"))
     template.write_text(template.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     assert state.rebuild({template.resolve()}).failure is None
+
+
+def test_small_faces_keep_their_printed_proportions_on_the_page():
+    from generator.proof.collect import CardView, FaceView, Proof, Version
+
+    def card(card_id: str, width: float, height: float) -> CardView:
+        faces = (FaceView("front", f"{card_id}.png", width, height),)
+        return CardView(card_id, "counter", "p", card_id, 1, "p.yaml:1:1",
+                        versions=[Version("en", card_id, faces)])
+
+    proof = Proof("P", "p", ("en",), 1.5, cards=[card("poker", 63.5, 88.9),
+                                                  card("counter", 12.7, 12.7),
+                                                  card("tarot", 70.0, 120.0)])
+    page = render_page(proof)
+    pairs = re.findall(r'--scale:([\d.]+)"><div class="pic"[^>]*><img src="faces/(\w+)\.png',
+                       page)
+    scales = {name: float(scale) for scale, name in pairs}
+    assert scales["poker"] == 1.0
+    assert scales["counter"] == 0.35  # true size would be 0.24: too small to see
+    assert scales["tarot"] == pytest.approx((70 + 3) / (63.5 + 3), abs=0.001)
+    with_more_dots = picture_size_px(12.7, 12.7, 1.5)
+    assert with_more_dots[0] >= 390 > round((12.7 + 3) / 25.4 * DPI)
