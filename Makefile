@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: build test lint bench clean
+.PHONY: build test lint bench fuzz clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +18,12 @@ build: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check generator tests bench
 	$(BIN)/python -m pytest -q
+
+# hostile-input campaign: mutated shipped packs through whole pnp runs in forked children held
+# to 10 s of CPU and 1 GiB; prints failures by class (all must be zero). FUZZ_CASES=N to change.
+FUZZ_CASES ?= 3000
+fuzz: $(STAMP)
+	$(BIN)/python tests/fuzzing.py --cases $(FUZZ_CASES) --jobs 2
 
 bench: $(STAMP)
 	$(BIN)/python bench/startup.py

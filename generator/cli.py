@@ -12,7 +12,8 @@ from pathlib import Path
 
 import click
 
-from generator.errors import UsageError
+from generator.cliargs import FiniteFloat, Offset
+from generator.errors import FindingsError, UsageError
 from generator.findings import has_errors, render_json, render_text
 from generator.pack import display_path, load_pack
 from generator.validate import validate
@@ -42,8 +43,9 @@ def validate_command(pack: Path, expansions: tuple[Path, ...], locales: tuple[st
                      strict: bool, decks: tuple[Path, ...], output_format: str) -> None:
     """Check a pack's files, schemas and game rules; report every problem found.
 
-    With --locale, also check that translation: missing and inconsistent messages, glossary
-    terms, glyphs the font lacks, and texts that do not fit their boxes."""
+    The source texts are checked as build prints them (glyphs the font lacks, texts that do
+    not fit their boxes). With --locale, also check that translation: missing and inconsistent
+    messages, glossary terms, glyphs and fitting."""
     result = validate(pack, expansions)
     findings = result.findings
     if result.card_set is not None and result.game is not None:
@@ -51,7 +53,10 @@ def validate_command(pack: Path, expansions: tuple[Path, ...], locales: tuple[st
         from generator.localecheck import check_locale
 
         shipped = result.card_set.base.manifest.locales
-        for locale in locales:
+        source = result.card_set.base.manifest.source_locale
+        # the source locale is always checked (glyphs, fitting): validate stops on what build
+        # would stop on
+        for locale in dict.fromkeys((source, *locales)):
             if locale not in shipped:
                 raise UsageError(no_locale_message(result.card_set.base, locale))
             findings = findings + check_locale(result.card_set, result.game, locale, strict)
@@ -63,16 +68,6 @@ def validate_command(pack: Path, expansions: tuple[Path, ...], locales: tuple[st
     else:
         click.echo(render_text(findings))
     sys.exit(EXIT_FINDINGS if has_errors(findings) else EXIT_CLEAN)
-
-
-def _offset(value: str) -> tuple[float, float]:
-    try:
-        dx, dy = (float(part) for part in value.split(","))
-    except ValueError:
-        raise click.BadParameter("expected DX,DY in millimetres, e.g. 0.5,-1") from None
-    if abs(dx) > 20 or abs(dy) > 20:
-        raise click.BadParameter("an offset over 20 mm is not a printer misregistration")
-    return dx, dy
 
 
 def _deck_findings(decks: tuple[Path, ...], pack: Path, result) -> list:
@@ -95,15 +90,15 @@ PAPER_OPT = click.option("--paper", type=click.Choice(["a4", "letter", "a3", "le
 @PAPER_OPT
 @click.option("--duplex", type=click.Choice(["long", "short", "none"]), default="long",
               show_default=True, help="flip edge of your duplex printer; none = fronts only")
-@click.option("--back-offset", default="0,0", show_default=True,
+@click.option("--back-offset", type=Offset(), default="0,0", show_default=True,
               help="DX,DY mm to shift back pages (measure with pnp calibrate)")
 @click.option("--out", "out_root", type=click.Path(path_type=Path), default=Path("output"),
               show_default=True)
-@click.option("--bleed", "bleed_mm", type=click.FloatRange(0, 5), default=1.5,
+@click.option("--bleed", "bleed_mm", type=FiniteFloat(0, 5), default=1.5,
               show_default=True, help="mm of art past the trim on the sheet's outer edges")
-@click.option("--margin", "margin_mm", type=click.FloatRange(0, 20), default=3.0,
+@click.option("--margin", "margin_mm", type=FiniteFloat(0, 20), default=3.0,
               show_default=True, help="your printer's unprintable border in mm")
-@click.option("--gutter", "gutter_mm", type=click.FloatRange(0, 20), default=0.0,
+@click.option("--gutter", "gutter_mm", type=FiniteFloat(0, 20), default=0.0,
               show_default=True, help="mm between cards; 2 x bleed gives each card its own")
 @click.option("--deck", type=click.Path(path_type=Path), default=None,
               help="print only this deck file, in its counts (e.g. decks/x.yaml)")
@@ -114,9 +109,9 @@ PAPER_OPT = click.option("--paper", type=click.Choice(["a4", "letter", "a3", "le
 @click.option("--quiet", "-q", is_flag=True,
               help="print errors only: no progress bar, no warnings, no summary line")
 def build_command(pack: Path, expansions: tuple[Path, ...], locale: str | None, paper: str,
-                  duplex: str, back_offset: str, out_root: Path, bleed_mm: float,
-                  margin_mm: float, gutter_mm: float, deck: Path | None, cut_lines: bool,
-                  ink_saver: bool, strict: bool, quiet: bool) -> None:
+                  duplex: str, back_offset: tuple[float, float], out_root: Path,
+                  bleed_mm: float, margin_mm: float, gutter_mm: float, deck: Path | None,
+                  cut_lines: bool, ink_saver: bool, strict: bool, quiet: bool) -> None:
     """Build print-ready PDF sheets (fronts, backs, duplex) and a layout manifest."""
     from generator.build import build
     from generator.findings import Severity
@@ -124,7 +119,7 @@ def build_command(pack: Path, expansions: tuple[Path, ...], locale: str | None, 
     from generator.progress import Progress
 
     options = SheetOptions(paper=paper, duplex=duplex, margin_mm=margin_mm, bleed_mm=bleed_mm,
-                           gutter_mm=gutter_mm, back_offset_mm=_offset(back_offset),
+                           gutter_mm=gutter_mm, back_offset_mm=back_offset,
                            cut_lines=cut_lines)
     with Progress("building", 0, enabled=not quiet) as progress:
         result = build(pack, expansions, locale, options, out_root, ink_saver=ink_saver,
@@ -150,7 +145,7 @@ def build_command(pack: Path, expansions: tuple[Path, ...], locale: str | None, 
               help="a print service's sizes, bleed and resolution (docs/exports.md)")
 @click.option("--dpi", type=click.IntRange(36, 1200), default=None,
               help="PNG resolution (default 300; TTS: a 10 x 7 sheet within 4096 px)")
-@click.option("--bleed", "bleed_mm", type=click.FloatRange(0, 10), default=None,
+@click.option("--bleed", "bleed_mm", type=FiniteFloat(0, 10), default=None,
               help="mm of bleed on every side (default 3.175 = 1/8 in)")
 @click.option("--kind", "kinds", multiple=True, help="export only cards of this kind")
 @click.option("--per-copy", is_flag=True, help="a file for every copy, not one per face")
@@ -183,9 +178,9 @@ def export_command(pack: Path, expansions: tuple[Path, ...], locale: str | None,
 @PACK_ARG
 @WITH_OPT
 @click.option("--locale", default=None, help="language to check (default: the pack's source)")
-@click.option("--safe", "safe_mm", type=click.FloatRange(0, 20), default=3.0,
+@click.option("--safe", "safe_mm", type=FiniteFloat(0, 20), default=3.0,
               show_default=True, help="mm inside the trim that text must keep clear of")
-@click.option("--bleed", "bleed_mm", type=click.FloatRange(0, 10), default=3.175,
+@click.option("--bleed", "bleed_mm", type=FiniteFloat(0, 10), default=3.175,
               show_default=True, help="mm of bleed art expected past the trim")
 @click.option("--format", "output_format", type=click.Choice(["text", "json", "sarif"]),
               default="text")
@@ -420,6 +415,9 @@ def main() -> None:
     except UsageError as exc:
         click.echo(f"pnp: error: {exc}", err=True)
         sys.exit(EXIT_USAGE)
+    except FindingsError as exc:
+        click.echo(render_text(exc.findings), err=True)
+        sys.exit(EXIT_FINDINGS)
     except KeyboardInterrupt:
         sys.exit(130)
     except Exception as exc:  # an internal bug must still not dump a trace on a user

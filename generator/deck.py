@@ -6,6 +6,7 @@ reference against the loaded card set; what makes a deck legal is the game modul
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +16,8 @@ from generator import schemacheck
 from generator.findings import Finding, error
 from generator.location import Location
 from generator.model import Card, CardSet
-from generator.yamlsource import YamlDocument, load_yaml_file
+from generator.packfiles import PackFolder, load_user_yaml
+from generator.yamlsource import YamlDocument
 
 if TYPE_CHECKING:
     from generator.games.base import Game
@@ -49,10 +51,14 @@ class Deck:
         return self.document.where(tuple(path))
 
 
-def load_deck(path: Path, display: str, card_set: CardSet, schema: tuple[str, str] | None
-              ) -> tuple[Deck | None, list[Finding]]:
-    """Load a deck file and resolve its card ids; problems become findings."""
-    doc, findings = load_yaml_file(path, display)
+def load_deck(path: Path, display: str, card_set: CardSet, schema: tuple[str, str] | None,
+              folder: PackFolder | None = None) -> tuple[Deck | None, list[Finding]]:
+    """Load a deck file and resolve its card ids; problems become findings. A deck found in a
+    pack folder (``folder``) is read under the pack file policy, one the user named as is."""
+    if folder is not None:
+        doc, findings = folder.load_yaml(folder.file_at(path), "deck")
+    else:
+        doc, findings = load_user_yaml(path, "deck", display)
     if doc is None:
         return None, findings
     if not isinstance(doc.data, Mapping):
@@ -99,13 +105,17 @@ def load_checked_deck(given: Path, pack: Path, card_set: CardSet, game: Game,
     from generator.errors import UsageError
     from generator.pack import display_path
 
-    path = given if given.exists() or given.is_absolute() else pack / given
-    if not path.is_file():
+    in_pack = not (os.path.lexists(given) or given.is_absolute())
+    path = pack / given if in_pack else given
+    if not os.path.lexists(path):
         raise UsageError(f"{display_path(given)}: no such deck file")
     if need_rules and game.deck_schema is None and not game.deck_rules:
         raise UsageError(f"game '{game.name}' has no decks to check")
     schema = (game.schema_package, game.deck_schema) if game.deck_schema else None
-    deck, findings = load_deck(path, display_path(path), card_set, schema)
+    # a deck found inside the pack is a pack file (its policy applies); one named as it is
+    # on the command line is the user's own choice
+    deck, findings = load_deck(path, display_path(path), card_set, schema,
+                               PackFolder(pack) if in_pack else None)
     if deck is not None:
         findings += game.check_deck(deck, card_set)
     return deck, findings

@@ -9,3 +9,12 @@ class UsageError(Exception):
 
 class MissingResource(UsageError):
     """A file pnp itself ships is not there: a broken installation, not a user's mistake."""
+
+
+class FindingsError(Exception):
+    """Findings that stop a command which has no report of its own to put them in (e.g. a
+    broken catalog met by ``pnp i18n update``); printed as findings, exit 1."""
+
+    def __init__(self, findings: list) -> None:
+        super().__init__(f"{len(findings)} finding(s)")
+        self.findings = findings

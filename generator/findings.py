@@ -74,7 +74,14 @@ def summary(findings: list[Finding]) -> dict[str, int]:
     return {"errors": errors, "warnings": len(findings) - errors}
 
 
+def distinct(findings: Iterable[Finding]) -> list[Finding]:
+    """Findings without repeats: a file refused while listing the pack and again when read
+    (a broken catalog link) is one problem, reported once."""
+    return list(dict.fromkeys(findings))
+
+
 def render_text(findings: list[Finding]) -> str:
+    findings = distinct(findings)
     lines = [f.as_text() for f in sorted(findings, key=sort_key)]
     counts = summary(findings)
     lines.append(f"{counts['errors']} error(s), {counts['warnings']} warning(s)")
@@ -82,6 +89,7 @@ def render_text(findings: list[Finding]) -> str:
 
 
 def render_json(findings: list[Finding], extra_summary: dict[str, object] | None = None) -> str:
+    findings = distinct(findings)
     doc_summary: dict[str, object] = dict(summary(findings))
     if extra_summary:
         doc_summary.update(extra_summary)

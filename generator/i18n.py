@@ -8,8 +8,7 @@ them), so Poedit, Weblate and Crowdin work on them directly.
 from __future__ import annotations
 
 import os
-import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
@@ -22,7 +21,10 @@ from babel.messages.plurals import get_plural
 
 from generator.layout.template import data_template_folder, template_folder
 from generator.localize import LABEL_CONTEXT, field_context, source_labels
+from generator.location import Location
 from generator.model import Pack
+from generator.packfiles import display_path, load_user_yaml
+from generator.pofiles import open_catalog_file, write_pack_catalog
 from generator.poformat import format_catalog
 from generator.pomerge import merge_entries
 
@@ -71,6 +73,31 @@ def label_messages(game: str) -> list[Message]:
     return list(messages.values())
 
 
+@cache
+def label_locations(game: str) -> Mapping[str, Location]:
+    """Label text -> where it is written (its key in ``labels.yaml``, else the template element
+    that names it), so that a finding about a label's translation has a line to point at."""
+    found: dict[str, Location] = {}
+    labels = source_labels(game)
+    folder = template_folder(game)
+    for name in ("labels.yaml", *(path.name for path in sorted(folder.glob("*.yaml")))):
+        shown = f"templates/{game}/{name}" if data_template_folder(game) is None \
+            else display_path(folder / name)
+        doc, _ = load_user_yaml(folder / name, "template", shown)
+        if doc is None or not isinstance(doc.data, dict):
+            continue
+        if name == "labels.yaml":
+            for key in doc.data:
+                found.setdefault(labels.get(str(key), str(key)), doc.where_key((key,)))
+            continue
+        elements = doc.data.get("elements")
+        for index, element in enumerate(elements if isinstance(elements, list) else []):
+            if isinstance(element, dict) and "label" in element:
+                text = labels.get(str(element["label"]), str(element["label"]))
+                found.setdefault(text, doc.where(("elements", index, "label")))
+    return found
+
+
 def card_messages(pack: Pack) -> list[Message]:
     messages: list[Message] = []
     for card in pack.cards:
@@ -98,28 +125,28 @@ def _entry(message: Message) -> polib.POEntry:
 
 
 def read_catalog(path: Path) -> polib.POFile:
-    """A PO file as polib reads it, plus the previous texts of obsolete entries (``#~|``),
-    which polib skips but msgmerge keeps."""
-    text = path.read_text(encoding="utf-8")
-    text = "\n".join("#|" + line[3:] if line.startswith("#~|") else line
+    """A pack's PO file as polib reads it, plus the previous texts of obsolete entries
+    (``#~|``), which polib skips but msgmerge keeps. It is read under the pack file policy and
+    checked first (generator.pofiles): a broken catalog stops the command with its located
+    findings (FindingsError) before anything is written, so it is reported, never overwritten."""
+    return open_catalog_file(path, _keep_obsolete_previous)
+
+
+def _keep_obsolete_previous(text: str) -> str:
+    return "\n".join("#|" + line[3:] if line.startswith("#~|") else line
                      for line in text.split("\n"))
-    return polib.pofile(text if "\n" in text else text + "\n", encoding="utf-8")
+
+
+def _existing(path: Path) -> polib.POFile | None:
+    """The catalog at ``path``, None when there is no entry of that name (a dangling link or
+    a pipe there is read, and refused with a finding)."""
+    return read_catalog(path) if os.path.lexists(path) else None
 
 
 def write_catalog(catalog: polib.POFile, path: Path) -> Path:
-    """Write in gettext's own layout, atomically (a crash never leaves half a catalog)."""
-    text = format_catalog(catalog)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, scratch = tempfile.mkstemp(prefix=f".{path.name}.tmp-", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            stream.write(text)
-        os.chmod(scratch, 0o644)
-        os.replace(scratch, path)
-    except BaseException:
-        Path(scratch).unlink(missing_ok=True)
-        raise
-    return path
+    """Write in gettext's own layout, atomically inside the pack (a failed write keeps the old
+    file whole and is a usage error naming the file, exit 2)."""
+    return write_pack_catalog(path, format_catalog(catalog).encode("utf-8"))
 
 
 def _now() -> str:
@@ -205,7 +232,7 @@ def _plural_forms(locale: str) -> str | None:
 def extract(pack: Pack, messages: Iterable[Message]) -> Path:
     """Write ``locales/messages.pot`` with every message of the pack."""
     target = pack.root / "locales" / POT_NAME
-    previous = read_catalog(target) if target.is_file() else None
+    previous = _existing(target)
     return write_catalog(_template(pack, messages, previous), target)
 
 
@@ -229,11 +256,10 @@ def update(pack: Pack, messages: list[Message], locales: Iterable[str] | None = 
     translations, mark changed sources fuzzy with the previous text, obsolete vanished ones.
     Every catalog is read before any is written, so a broken one stops the update whole."""
     pot = pack.root / "locales" / POT_NAME
-    template = _template(pack, messages, read_catalog(pot) if pot.is_file() else None)
+    template = _template(pack, messages, _existing(pot))
     chosen = list(locales) if locales is not None else target_locales(pack)
     paths = {locale: pack.root / "locales" / f"{locale}.po" for locale in chosen}
-    existing = {locale: read_catalog(path) if path.is_file() else None
-                for locale, path in paths.items()}
+    existing = {locale: _existing(path) for locale, path in paths.items()}
     written: list[Path] = []
     for locale, path in paths.items():
         old = existing[locale]
@@ -274,7 +300,7 @@ def status(pack: Pack, messages: list[Message]) -> list[LocaleStatus]:
         if locale == pack.manifest.source_locale:
             continue
         path = pack.root / "locales" / f"{locale}.po"
-        entries = read_catalog(path) if path.is_file() else []
+        entries = _existing(path) or []
         translated = fuzzy = obsolete = 0
         seen: set[tuple[str, str]] = set()
         for entry in entries:

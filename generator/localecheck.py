@@ -8,22 +8,24 @@ do, before printing a single sheet.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-import yaml
-
+from generator import schemacheck
 from generator.cardfaces import lay_out_cards
 from generator.findings import Finding, error, warning
 from generator.fonts import missing_glyphs
 from generator.games.base import Game
-from generator.i18n import label_messages
+from generator.i18n import label_locations, label_messages
 from generator.layout.template import data_template_folder
+from generator.limits import MAX_GLOSSARY_TERMS
 from generator.localize import LABEL_CONTEXT, Localizer, field_context, load_catalog
 from generator.location import Location
 from generator.model import Card, CardSet
 from generator.pack import GLOSSARY_NAME, display_path
+from generator.packfiles import PackFolder
 
 _TOKEN = re.compile(r"\{[a-z0-9_][a-z0-9_-]*\}")
 TEXT_STYLES = ("regular", "bold")
@@ -36,40 +38,112 @@ class GlossaryTerm:
     pattern: re.Pattern[str]
 
 
+_WORD = re.compile(r"\w+")
+
+
+class Terms:
+    """The glossary terms of one locale, indexed by their first word, so that checking a text
+    costs its length, not the number of terms times the number of texts."""
+
+    def __init__(self, terms: tuple[GlossaryTerm, ...] = ()) -> None:
+        self.terms = terms
+        self.by_word: dict[str, list[GlossaryTerm]] = {}
+        self.wordless: list[GlossaryTerm] = []
+        for term in terms:
+            first = _WORD.search(term.source.lower())
+            if first is None:
+                self.wordless.append(term)
+            else:
+                self.by_word.setdefault(first.group(), []).append(term)
+
+    def __iter__(self) -> Iterator[GlossaryTerm]:
+        return iter(self.terms)
+
+    def __len__(self) -> int:
+        return len(self.terms)
+
+    def used_in(self, text: str) -> list[GlossaryTerm]:
+        """Terms that occur in ``text`` as whole words (case-blind)."""
+        words = set(_WORD.findall(text.lower()))
+        candidates = [*self.wordless,
+                      *(term for word in words for term in self.by_word.get(word, ()))]
+        return [term for term in candidates if term.pattern.search(text)]
+
+
+@dataclass(frozen=True, slots=True)
+class Glossary:
+    """A pack's ``glossary.yaml``: its checked entries and what was wrong with the file."""
+
+    entries: tuple[Mapping[str, object], ...] = ()
+    findings: tuple[Finding, ...] = ()
+
+    def terms(self, locale: str) -> Terms:
+        """Terms that name forms for ``locale``."""
+        terms = []
+        for entry in self.entries:
+            forms = entry.get(locale)
+            # "source" names the source-language term when the pack is not written in English
+            source = entry.get("source", entry.get("en"))
+            if not forms or not isinstance(source, str):
+                continue
+            accepted = (forms,) if isinstance(forms, str) else tuple(map(str, forms))
+            pattern = re.compile(rf"(?<!\w){re.escape(source)}(?!\w)", re.IGNORECASE)
+            terms.append(GlossaryTerm(source, accepted, pattern))
+        return Terms(tuple(terms))
+
+
 @cache
-def load_glossary(pack_root: Path, locale: str) -> tuple[GlossaryTerm, ...]:
+def read_glossary(pack_root: Path) -> Glossary:
+    """The pack's glossary, read under the pack file policy and checked against its schema;
+    an absent file is an empty glossary, a broken one a finding."""
+    folder = PackFolder(pack_root)
+    file = folder.entry(GLOSSARY_NAME)
+    if file is None:
+        return Glossary()
+    doc, findings = folder.load_yaml(file, "glossary")
+    if doc is None:
+        return Glossary(findings=tuple(findings))
+    if not isinstance(doc.data, Mapping):
+        return Glossary(findings=(error(
+            "not-a-mapping", "a glossary is a mapping with a 'terms:' list, not "
+            f"{schemacheck.describe_type(doc.data)}", doc.where(())),))
+    problems = schemacheck.check(doc, "generator.schemas", "glossary.schema.json")
+    if problems:
+        return Glossary(findings=tuple(problems))
+    entries = tuple(doc.data["terms"])
+    if len(entries) > MAX_GLOSSARY_TERMS:
+        return Glossary(findings=(error(
+            "too-many-terms", f"the glossary lists {len(entries)} terms; the limit is "
+            f"{MAX_GLOSSARY_TERMS}", doc.where(("terms",))),))
+    for index, entry in enumerate(entries):
+        if not isinstance(entry.get("source", entry.get("en")), str):
+            findings.append(error(
+                "missing-field", "a glossary entry names its source-language term as "
+                "'source:' (or 'en:' in an English pack)", doc.where(("terms", index))))
+    return Glossary(entries, tuple(findings))
+
+
+def load_glossary(pack_root: Path, locale: str) -> Terms:
     """Terms of ``glossary.yaml`` that name forms for ``locale`` (absent file: no terms)."""
-    path = pack_root / GLOSSARY_NAME
-    if not path.is_file():
-        return ()
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    terms = []
-    for entry in data.get("terms", []):
-        forms = entry.get(locale)
-        if not forms:
-            continue
-        # "source" names the source-language term when the pack is not written in English
-        source = str(entry["source"] if "source" in entry else entry["en"])
-        pattern = re.compile(rf"(?<!\w){re.escape(source)}(?!\w)", re.IGNORECASE)
-        terms.append(GlossaryTerm(source, tuple(str(f) for f in forms), pattern))
-    return tuple(terms)
+    return read_glossary(pack_root).terms(locale)
 
 
 def localizer_for(card_set: CardSet, game_name: str, locale: str) -> Localizer:
     """A localizer reading the catalogs of every pack in the set for ``locale``."""
     manifest = card_set.base.manifest
     catalog: dict[tuple[str, str], str] = {}
+    problems: list[Finding] = []
     if locale != manifest.source_locale:
         for pack in card_set.packs:
-            po = pack.root / "locales" / f"{locale}.po"
-            if po.is_file():
-                catalog.update(load_catalog(po))
+            entries, found = load_catalog(pack.root, locale)
+            catalog.update(entries)
+            problems += found
     return Localizer(game=game_name, locale=locale, source_locale=manifest.source_locale,
-                     catalog=catalog)
+                     catalog=catalog, problems=problems)
 
 
 def _message_findings(source: str, translated: str | None, where: Location, card: str | None,
-                      locale: str, what: str, strict: bool, glossary: tuple[GlossaryTerm, ...]
+                      locale: str, what: str, strict: bool, glossary: Terms
                       ) -> list[Finding]:
     findings: list[Finding] = []
     if not translated:
@@ -84,8 +158,8 @@ def _message_findings(source: str, translated: str | None, where: Location, card
             f"{what}: the translation's icons/placeholders {sorted(_TOKEN.findall(translated))} "
             f"differ from the source's {sorted(_TOKEN.findall(source))}", where, card, locale))
     lowered = translated.lower()
-    for term in glossary:
-        if term.pattern.search(source) and not any(f.lower() in lowered for f in term.accepted):
+    for term in glossary.used_in(source):
+        if not any(f.lower() in lowered for f in term.accepted):
             findings.append(warning(
                 "glossary-term",
                 f"{what}: the source says '{term.source}' but the translation uses none of the "
@@ -115,8 +189,14 @@ def check_locale(card_set: CardSet, game: Game, locale: str, strict: bool = Fals
     findings: list[Finding] = []
     translating = not localizer.is_source
     styles = game.data.text_styles if game.data is not None else TEXT_STYLES
+    if translating:
+        findings += localizer.problems
     for pack in card_set.packs:
-        glossary = load_glossary(pack.root, locale) if translating else ()
+        glossary = Terms()
+        if translating:
+            read = read_glossary(pack.root)
+            findings += read.findings
+            glossary = read.terms(locale)
         for card in pack.cards:
             for key, context, source in _card_texts(card):
                 where = card.source.of(key)
@@ -129,16 +209,18 @@ def check_locale(card_set: CardSet, game: Game, locale: str, strict: bool = Fals
                                             styles)
     folder = data_template_folder(game.name)
     labels_file = Location(f"templates/{game.name}/labels.yaml" if folder is None
-                           else display_path(folder / "labels.yaml"))
+                           else display_path(folder / "labels.yaml"), 1, 1)
     if translating:
         base_glossary = load_glossary(card_set.base.root, locale)
+        written = label_locations(game.name)
         for message in label_messages(game.name):
             text = message.source
+            where = written.get(text, labels_file)
             translated = localizer.catalog.get((LABEL_CONTEXT, text))
-            findings += _message_findings(text, translated, labels_file, None, locale,
+            findings += _message_findings(text, translated, where, None, locale,
                                           f"label '{text}'", strict, base_glossary)
             if translated:
-                findings += _glyph_findings(translated, labels_file, None, locale,
+                findings += _glyph_findings(translated, where, None, locale,
                                             f"label '{text}'", styles)
     if layout and game.faces is not None:
         faces = lay_out_cards(card_set, game, localizer, bleed_mm=0.0)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import yaml
 
+from generator.findings import Finding
 from generator.layout.template import data_template_folder
 from generator.model import Card
 from generator.resources import builtin_template_file
@@ -51,6 +52,8 @@ class Localizer:
     source_locale: str
     catalog: Mapping[tuple[str, str], str] = field(default_factory=dict)
     missing: set[tuple[str, str]] = field(default_factory=set)
+    #: what reading the catalogs found (a broken or refused PO file), reported by the checks
+    problems: list[Finding] = field(default_factory=list)
 
     @property
     def is_source(self) -> bool:
@@ -80,13 +83,21 @@ def source_localizer(game: str, locale: str) -> Localizer:
     return Localizer(game=game, locale=locale, source_locale=locale)
 
 
-def load_catalog(path: Path) -> dict[tuple[str, str], str]:
-    """Translated, non-fuzzy entries of a PO file as (msgctxt, msgid) -> msgstr."""
-    import polib
+def load_catalog(pack_root: Path, locale: str) -> tuple[dict[tuple[str, str], str],
+                                                       list[Finding]]:
+    """Translated, non-fuzzy entries of ``locales/<locale>.po`` as (msgctxt, msgid) -> msgstr,
+    read under the pack file policy; a missing catalog is empty, a broken one a finding."""
+    from generator.packfiles import PackFolder
+    from generator.pofiles import read_catalog
 
+    folder = PackFolder(pack_root)
+    file = folder.entry(f"locales/{locale}.po")
+    if file is None:
+        return {}, []
+    entries, findings = read_catalog(folder, file)
     catalog: dict[tuple[str, str], str] = {}
-    for entry in polib.pofile(str(path)):
+    for entry in entries or ():
         if entry.obsolete or "fuzzy" in entry.flags or not entry.msgstr:
             continue
         catalog[(entry.msgctxt or "", entry.msgid)] = entry.msgstr
-    return catalog
+    return catalog, findings

@@ -6,7 +6,6 @@ becomes a finding, and only the cards that passed their schema are turned into m
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,13 +16,15 @@ from generator.errors import UsageError
 from generator.findings import Finding, error
 from generator.games import get_game, known_games
 from generator.games.base import Game
+from generator.limits import MAX_CARDS
 from generator.location import Location
 from generator.model import Card, CardSize, Manifest, Pack, SourceRef
-from generator.yamlsource import YamlDocument, load_yaml_file
+from generator.packfiles import PackFile, PackFolder, display_path
+from generator.yamlsource import YamlDocument
 
 MANIFEST_NAME = "game.yaml"
 GLOSSARY_NAME = "glossary.yaml"
-_NOT_CARD_FILES = frozenset({Path(MANIFEST_NAME), Path(GLOSSARY_NAME)})
+_NOT_CARD_FILES = frozenset({MANIFEST_NAME, GLOSSARY_NAME})
 _NOT_CARD_DIRS = frozenset({"locales", "decks", "templates"})
 _YAML_SUFFIXES = frozenset({".yaml", ".yml"})
 _GENERIC_SCHEMAS = "generator.schemas"
@@ -39,39 +40,20 @@ class PackLoad:
     documents: dict[str, YamlDocument] = field(default_factory=dict)
 
 
-def display_path(path: Path) -> str:
-    """Paths in messages are relative to the working directory when that is shorter."""
-    try:
-        relative = os.path.relpath(path)
-    except ValueError:
-        return str(path)
-    return relative if not relative.startswith("..") else str(path)
+__all__ = ["PackLoad", "card_files", "display_path", "load_pack"]
 
 
-def card_files(root: Path, suffixes: frozenset[str] = _YAML_SUFFIXES
-               ) -> tuple[list[Path], list[Finding]]:
-    """Every ``*.yaml``/``*.yml`` (a data game: also ``*.csv``, ``*.xlsx``) below the pack
-    folder except the manifest, the glossary, locales, decks and templates. A file (or link)
-    that resolves outside the pack is refused: a pack is shared and built by others, and must
-    not read what lies beyond its folder."""
-    found: list[Path] = []
-    refused: list[Finding] = []
-    real_root = root.resolve()
-    for path in sorted(root.rglob("*")):
-        relative = path.relative_to(root)
-        if path.suffix.lower() not in suffixes or not path.is_file():
-            continue
-        if relative.parts[0] in _NOT_CARD_DIRS or any(p.startswith(".") for p in relative.parts):
-            continue
-        if relative in _NOT_CARD_FILES:
-            continue
-        if not path.resolve().is_relative_to(real_root):
-            refused.append(error("path-escape", "this file links outside the pack folder; "
-                                 "copy the file into the pack instead",
-                                 Location(display_path(path))))
-            continue
-        found.append(path)
-    return found, refused
+def card_files(folder: PackFolder, suffixes: frozenset[str] = _YAML_SUFFIXES
+               ) -> tuple[list[PackFile], list[Finding]]:
+    """Every ``*.yaml``/``*.yml`` (a data game: also ``*.csv``, ``*.xlsx``) of the pack folder
+    except the manifest, the glossary, locales, decks and templates, as the pack file policy
+    lists them: what it refuses (links out of the pack, dangling links, pipes, unreadable
+    files) comes back as findings, never silently skipped."""
+    listing = folder.files()
+    found = [file for file in listing.files
+             if file.suffix in suffixes and str(file.relative) not in _NOT_CARD_FILES
+             and file.relative.parts[0] not in _NOT_CARD_DIRS]
+    return found, list(listing.findings)
 
 
 def _manifest(doc: YamlDocument, game: str) -> Manifest:
@@ -119,7 +101,7 @@ def _find_game(doc: YamlDocument, root: Path, base_game: Game | None,
         sibling = root.parent / str(data["extends"])
         if sibling.resolve() != root.resolve() and (sibling / MANIFEST_NAME).is_file():
             base = PackLoad(pack=None, game=None)
-            loaded = _load_manifest(sibling, base)
+            loaded = _load_manifest(PackFolder(sibling), base)
             if loaded is not None and loaded[1].name == name:
                 return loaded[1]
     if game is None:
@@ -131,12 +113,12 @@ def _find_game(doc: YamlDocument, root: Path, base_game: Game | None,
     return game
 
 
-def _load_manifest(root: Path, result: PackLoad,
+def _load_manifest(folder: PackFolder, result: PackLoad,
                    base_game: Game | None = None) -> tuple[Manifest, Game] | None:
-    manifest_path = root / MANIFEST_NAME
-    if not manifest_path.is_file():
-        raise UsageError(f"{display_path(root)}: not a pack: {MANIFEST_NAME} is missing")
-    doc, problems = load_yaml_file(manifest_path, display_path(manifest_path))
+    file = folder.entry(MANIFEST_NAME)
+    if file is None:
+        raise UsageError(f"{display_path(folder.root)}: not a pack: {MANIFEST_NAME} is missing")
+    doc, problems = folder.load_yaml(file, "manifest")
     result.findings.extend(problems)
     if doc is None:
         return None
@@ -150,7 +132,7 @@ def _load_manifest(root: Path, result: PackLoad,
     result.findings.extend(schema_findings)
     if schema_findings:
         return None
-    game = _find_game(doc, root, base_game, result)
+    game = _find_game(doc, folder.root, base_game, result)
     if game is None:
         return None
     return _manifest(doc, game.name), game
@@ -179,8 +161,9 @@ def _load_cards(doc: YamlDocument, manifest: Manifest, game: Game,
     built: list[Card] = []
     bad_items = {f.location for f in envelope}
     for index, item in enumerate(cards_data):
-        if not isinstance(item, Mapping) or doc.where(("cards", index)) in bad_items:
-            continue
+        own = {doc.where(("cards", index, key)) for key in ("id", "kind")}
+        if not isinstance(item, Mapping) or bad_items & {doc.where(("cards", index)), *own}:
+            continue  # its id or kind is already reported; the kind's schema would repeat it
         card_id = str(item.get("id"))
         kind = game.kinds.get(str(item.get("kind")))
         if kind is None:
@@ -200,15 +183,19 @@ def _load_cards(doc: YamlDocument, manifest: Manifest, game: Game,
     return built
 
 
-def _card_documents(file: Path, game: Game) -> tuple[list[YamlDocument], list[Finding]]:
+def _card_documents(folder: PackFolder, file: PackFile, game: Game
+                    ) -> tuple[list[YamlDocument], list[Finding]]:
     """A card file as located documents: YAML as it is, a table (data games) per sheet."""
-    if file.suffix.lower() in _YAML_SUFFIXES:
-        doc, problems = load_yaml_file(file, display_path(file))
+    if file.suffix in _YAML_SUFFIXES:
+        doc, problems = folder.load_yaml(file, "card-file")
         return ([doc] if doc is not None else []), problems
     from generator.datagame.tables import TableSchema, load_table
 
+    raw, problems = folder.read_bytes(file, "table")
+    if raw is None:
+        return [], problems
     schemas = {name: kind.schema_data or {} for name, kind in game.kinds.items()}
-    return load_table(file, display_path(file), TableSchema(schemas))
+    return load_table(raw, file.suffix, file.display, TableSchema(schemas))
 
 
 def load_pack(path: Path, base_game: Game | None = None) -> PackLoad:
@@ -220,20 +207,29 @@ def load_pack(path: Path, base_game: Game | None = None) -> PackLoad:
     if not root.is_dir():
         raise UsageError(f"{display_path(root)}: a pack is a folder holding {MANIFEST_NAME}")
     result = PackLoad(pack=None, game=None)
-    loaded = _load_manifest(root, result, base_game)
+    folder = PackFolder(root)
+    loaded = _load_manifest(folder, result, base_game)
     if loaded is None:
         return result
     manifest, game = loaded
     cards: list[Card] = []
     seen: dict[str, Location] = {}
     suffixes = _YAML_SUFFIXES | {".csv", ".xlsx"} if game.data is not None else _YAML_SUFFIXES
-    files, refused = card_files(root, suffixes)
+    files, refused = card_files(folder, suffixes)
     result.findings.extend(refused)
     documents: list[YamlDocument] = []
+    entries = 0  # card entries read so far (a bound on the cards to build)
     for file in files:
-        loaded_docs, problems = _card_documents(file, game)
+        if entries > MAX_CARDS:
+            result.findings.append(error(
+                "too-many-cards", f"the pack holds more than {MAX_CARDS} cards before this "
+                "file; it and the files after it were not read", Location(file.display)))
+            break
+        loaded_docs, problems = _card_documents(folder, file, game)
         result.findings.extend(problems)
         documents.extend(loaded_docs)
+        entries += sum(len(d.data.get("cards") or ()) for d in loaded_docs
+                       if isinstance(d.data, Mapping) and isinstance(d.data.get("cards"), list))
     for doc in documents:
         result.documents[doc.file] = doc
         for card in _load_cards(doc, manifest, game, result.findings):

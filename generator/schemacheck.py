@@ -51,9 +51,61 @@ def _load_schema_cached(package: str, name: str) -> dict[str, Any]:
     return json.loads(text)
 
 
+def python_pattern(pattern: str) -> str:
+    """An ECMA-262 regular expression (what JSON Schema's ``pattern`` means, and what editors
+    run) as Python reads it: ``$`` ends the text in ECMA, but in Python it also matches before
+    a final newline, so ``^[a-z]+$`` would let ``"cwnb\\n"`` through. Outside a character class
+    an unescaped ``$`` becomes ``\\Z``."""
+    out: list[str] = []
+    in_class = False
+    index = 0
+    while index < len(pattern):
+        char = pattern[index]
+        if char == "\\":
+            out.append(pattern[index:index + 2])
+            index += 2
+            continue
+        if char == "[":
+            in_class = True
+        elif char == "]":
+            in_class = False
+        out.append("\\Z" if char == "$" and not in_class else char)
+        index += 1
+    return "".join(out)
+
+
+def _python_schema(node: Any) -> Any:
+    """A copy of a schema whose ``pattern`` and ``patternProperties`` read as in ECMA-262."""
+    if isinstance(node, dict):
+        copied: dict[str, Any] = {}
+        for key, value in node.items():
+            if key == "pattern" and isinstance(value, str):
+                copied[key] = python_pattern(value)
+            elif key == "patternProperties" and isinstance(value, dict):
+                copied[key] = {python_pattern(k): _python_schema(v) for k, v in value.items()}
+            else:
+                copied[key] = _python_schema(value)
+        return copied
+    if isinstance(node, list):
+        return [_python_schema(item) for item in node]
+    return node
+
+
+def validator_for(schema: dict[str, Any]) -> Draft202012Validator:
+    """A validator of ``schema`` with JSON Schema's own (ECMA-262) pattern semantics."""
+    return Draft202012Validator(_python_schema(schema))
+
+
 @cache
 def _validator(package: str, name: str) -> Draft202012Validator:
-    return Draft202012Validator(load_schema(package, name))
+    return validator_for(load_schema(package, name))
+
+
+def shown_value(value: object, limit: int = 60) -> str:
+    """A value as a message quotes it: its repr, cut short (a text may be 10,000 characters)."""
+    text = repr(value) if not isinstance(value, list | dict) or len(value) < 20 else \
+        f"<{describe_type(value)} of {len(value)} entries>"
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def describe_type(value: object) -> str:
@@ -100,27 +152,33 @@ def _finding_for(err: ValidationError, doc: YamlDocument, base: PathKey,
                                    (wanted if isinstance(wanted, list) else [wanted]))
         return error("wrong-type",
                      f"'{field}' must be {wanted_words}, not {describe_type(instance)} "
-                     f"({instance!r})", doc.where(path), card)
+                     f"({shown_value(instance)})", doc.where(path), card)
     if keyword in {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"}:
         bound = {"minimum": "at least", "maximum": "at most",
                  "exclusiveMinimum": "more than", "exclusiveMaximum": "less than"}[keyword]
         return error("out-of-range",
-                     f"'{field}' is {instance}; it must be {bound} {err.validator_value}",
+                     f"'{field}' is {shown_value(instance)}; it must be {bound} "
+                     f"{err.validator_value}",
                      doc.where(path), card)
     if keyword in {"enum", "const"}:
         choices = err.validator_value if keyword == "enum" else [err.validator_value]
         shown = ", ".join(str(c) for c in choices)
         hint = did_you_mean(str(instance), [str(c) for c in choices])
         return error("unknown-value",
-                     f"'{field}' is {instance!r}; expected one of: {shown}{hint}",
+                     f"'{field}' is {shown_value(instance)}; expected one of: {shown}{hint}",
                      doc.where(path), card)
     if keyword in {"minItems", "maxItems", "minLength", "maxLength"}:
-        return error("wrong-length", f"'{field}': {err.message}", doc.where(path), card)
+        unit = "entries" if keyword.endswith("Items") else "characters"
+        bound = "at least" if keyword.startswith("min") else "at most"
+        size = len(instance) if isinstance(instance, str | list | dict) else 0
+        return error("wrong-length", f"'{field}' has {size} {unit}; it must have {bound} "
+                     f"{err.validator_value}", doc.where(path), card)
     if keyword == "pattern":
         slug = field in {"id", "pack", "game", "set_mark", "extends"}
         hint = " (lowercase letters, digits and '-')" if slug else ""
         return error("bad-format",
-                     f"'{field}' is {instance!r}; it must match {err.validator_value}{hint}",
+                     f"'{field}' is {shown_value(instance)}; it must match "
+                     f"{str(err.validator_value).replace(chr(92) + 'Z', '$')}{hint}",
                      doc.where(path), card)
     if keyword == "uniqueItems":
         return error("duplicate-item", f"'{field}' lists the same entry twice",
@@ -128,9 +186,11 @@ def _finding_for(err: ValidationError, doc: YamlDocument, base: PathKey,
     if keyword in {"anyOf", "oneOf"}:
         custom = err.schema.get("x-message")
         if custom:
-            return error("bad-value", f"{custom} (got {instance!r})", doc.where(path), card)
+            return error("bad-value", f"{custom} (got {shown_value(instance)})",
+                         doc.where(path), card)
         return _finding_for(best_match(err.context), doc, base, card)
-    return error("schema", f"'{field}': {err.message}", doc.where(path), card)
+    message = err.message if len(err.message) <= 200 else err.message[:197] + "..."
+    return error("schema", f"'{field}': {message}", doc.where(path), card)
 
 
 _DATA_VALIDATORS: dict[int, tuple[object, Draft202012Validator]] = {}
@@ -140,7 +200,7 @@ def data_validator(schema: Any) -> Draft202012Validator:
     """A validator for a schema given as data (a data game's kind), built once per schema."""
     held = _DATA_VALIDATORS.get(id(schema))
     if held is None or held[0] is not schema:
-        held = (schema, Draft202012Validator(plain_schema(schema)))
+        held = (schema, validator_for(plain_schema(schema)))
         _DATA_VALIDATORS[id(schema)] = held
     return held[1]
 

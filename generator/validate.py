@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator import crosspack
-from generator.findings import Finding
+from generator.findings import Finding, error, warning
 from generator.games.base import Game
+from generator.limits import MAX_CARDS, MAX_COPIES
+from generator.location import Location
 from generator.model import CardSet
-from generator.pack import PackLoad, display_path, load_pack
+from generator.pack import MANIFEST_NAME, PackLoad, display_path, load_pack
 
 
 @dataclass(slots=True)
@@ -24,12 +27,50 @@ def _loaded(load: PackLoad, fallback: Game) -> crosspack.LoadedPack:
     return crosspack.LoadedPack(load.pack, load.game or fallback)
 
 
+def _card_limits(card_set: CardSet) -> list[Finding]:
+    """The ceilings on a whole card set (base and expansions): rules and layout run over every
+    card and every copy, so their number is bounded like every other dimension of input."""
+    cards = card_set.cards
+    where = card_set.base.manifest.location
+    copies = sum(card.count for card in cards)
+    if len(cards) > MAX_CARDS:
+        return [error("too-many-cards", f"the card set holds {len(cards)} cards; the limit "
+                      f"is {MAX_CARDS}", where)]
+    if copies > MAX_COPIES:
+        return [error("too-many-copies", f"the card set prints {copies} copies; the limit is "
+                      f"{MAX_COPIES}", where)]
+    return []
+
+
+def _distinct_packs(base: Path, expansions: tuple[Path, ...]) -> tuple[list[Path],
+                                                                        list[Finding]]:
+    """Expansions minus any folder already given (``--with x --with x/``, or the base itself):
+    each pack is read once, as a user repeating a folder means it once; the repetition is
+    named in a warning, in case another folder was meant."""
+    seen = {os.path.realpath(base): base}
+    distinct: list[Path] = []
+    findings: list[Finding] = []
+    for path in expansions:
+        real = os.path.realpath(path)
+        if real in seen:
+            findings.append(warning(
+                "pack-given-twice", f"pack folder {display_path(path)} is given twice on the "
+                f"command line (also as {display_path(seen[real])}); it is read once",
+                Location(display_path(path / MANIFEST_NAME), 1, 1)))
+            continue
+        seen[real] = path
+        distinct.append(path)
+    return distinct, findings
+
+
 def validate(base: Path, expansions: tuple[Path, ...] = ()) -> Validation:
     """Load the base pack and its expansions and run every check that needs no locale."""
     base_load = load_pack(base)
     result = Validation(card_set=None, game=base_load.game, findings=list(base_load.findings))
     expansion_loads: list[PackLoad] = []
-    for path in expansions:
+    distinct, repeated = _distinct_packs(base, expansions)
+    result.findings.extend(repeated)
+    for path in distinct:
         load = load_pack(path, base_load.game)
         result.findings.extend(load.findings)
         if load.pack is not None and base_load.pack is not None:
@@ -41,6 +82,10 @@ def validate(base: Path, expansions: tuple[Path, ...] = ()) -> Validation:
     card_set = CardSet(base=base_load.pack,
                        expansions=tuple(load.pack for load in expansion_loads if load.pack))
     result.card_set = card_set
+    limits = _card_limits(card_set)
+    if limits:
+        result.findings.extend(limits)
+        return result
     game = base_load.game
     generic = crosspack.check_packs(
         _loaded(base_load, game), tuple(_loaded(load, game) for load in expansion_loads),

@@ -1,30 +1,47 @@
-"""Safe YAML loading that remembers where every value came from.
+"""Safe YAML loading that remembers where every value came from, within fixed limits.
 
 PyYAML's composed nodes carry start marks; we walk the node graph ourselves (instead of letting
 the constructor build plain dicts) so that we can (a) keep a ``path -> Location`` index for every
 value and every mapping key, (b) reject duplicate keys, which PyYAML silently overwrites, and
-(c) cap alias expansion, so that a "billion laughs" file ends in a finding, not in exhausted
-memory. Load problems are returned as findings, never raised to the user.
+(c) hold every file to the limits of :mod:`generator.limits`: nesting depth (libyaml's composer
+recurses in C and overflows the interpreter's stack on a few thousand nested brackets), values
+after alias expansion ("billion laughs"), recursive aliases, text length and number magnitude.
+Nodes are composed in Python from libyaml's events for that reason. Load problems are returned as
+located findings, never raised to the user.
 """
 
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import yaml
+from yaml.composer import Composer
+from yaml.constructor import SafeConstructor
+from yaml.events import AliasEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.resolver import Resolver
 
 from generator.findings import Finding, error
+from generator.limits import MAX_DEPTH, MAX_INTEGER, MAX_STRING_CHARS, MAX_VALUES
 from generator.location import Location
 
 PathKey = tuple[str | int, ...]
 
-#: libyaml's parser when PyYAML was built with it (several times faster); marks are the same
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+try:
+    #: libyaml's event parser when PyYAML was built with it (several times faster); it keeps
+    #: its own explicit stack, so it never recurses however deep the input nests
+    from yaml.cyaml import CParser as _Parser
+except ImportError:  # pragma: no cover - PyYAML without libyaml
+    _Parser = None
 
-MAX_FILE_BYTES = 8 * 1024 * 1024
-MAX_NODES = 200_000
+#: characters YAML forbids in a stream (C0/C1 controls except tab, newline, CR and NEL)
+_NOT_PRINTABLE = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_INT_TAG = "tag:yaml.org,2002:int"
+_FLOAT_TAG = "tag:yaml.org,2002:float"
+_TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
+_MAX_INTEGER_DIGITS = len(str(MAX_INTEGER)) + 4  # room for sign, '_' separators, a 0x prefix
 
 
 @dataclass(slots=True)
@@ -40,14 +57,16 @@ class YamlDocument:
         """Location of the value at ``path``, or of its nearest located ancestor."""
         while path not in self.values and path:
             path = path[:-1]
-        return self.values.get(path, Location(self.file))
+        return self.values.get(path, Location(self.file, 1, 1))
 
     def where_key(self, path: PathKey) -> Location:
         """Location of the mapping key that introduces ``path`` (falls back to the value)."""
         return self.keys.get(path) or self.where(path)
 
 
-class _LoadProblem(Exception):
+class LoadProblem(Exception):
+    """A finding that stops loading a file (raised inside the loader, returned to callers)."""
+
     def __init__(self, finding: Finding) -> None:
         super().__init__(finding.message)
         self.finding = finding
@@ -55,8 +74,14 @@ class _LoadProblem(Exception):
 
 def _mark_location(file: str, mark: yaml.Mark | None) -> Location:
     if mark is None:
-        return Location(file)
+        return Location(file, 1, 1)
     return Location(file, mark.line + 1, mark.column + 1)
+
+
+def text_location(file: str, text: str, index: int) -> Location:
+    """1-based line and column of character ``index`` of ``text``."""
+    line_start = text.rfind("\n", 0, index) + 1
+    return Location(file, text.count("\n", 0, index) + 1, index - line_start + 1)
 
 
 def _find_tab_indent(file: str, text: str) -> Finding | None:
@@ -71,7 +96,20 @@ def _find_tab_indent(file: str, text: str) -> Finding | None:
     return None
 
 
-def _decode(file: str, raw: bytes) -> str:
+def _find_control_character(file: str, text: str) -> Finding | None:
+    """libyaml reports a control character by byte offset only; we name it and place it."""
+    match = _NOT_PRINTABLE.search(text)
+    if match is None:
+        return None
+    char = match.group()
+    return error("yaml-control-character",
+                 f"character U+{ord(char):04X} (a control character) is not allowed in a YAML "
+                 "file; delete it or write it as an escape inside double quotes",
+                 text_location(file, text, match.start()))
+
+
+def decode_utf8(file: str, raw: bytes) -> str:
+    """Bytes to text, or a LoadProblem naming the first byte that is not UTF-8 and its place."""
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
     try:
@@ -80,58 +118,169 @@ def _decode(file: str, raw: bytes) -> str:
         before = raw[: exc.start]
         line = before.count(b"\n") + 1
         column = exc.start - (before.rfind(b"\n") + 1) + 1
-        raise _LoadProblem(error(
+        raise LoadProblem(error(
             "not-utf8",
             f"file is not UTF-8 (byte 0x{raw[exc.start]:02x} cannot be decoded); "
             "save it as UTF-8",
             Location(file, line, column))) from None
 
 
+class _LimitedComposer(Composer):
+    """PyYAML's composer with a ceiling on depth and node count and no recursive aliases."""
+
+    def __init__(self, file: str) -> None:
+        Composer.__init__(self)
+        self.file = file
+        self.depth = 0
+        self.nodes = 0
+        self.open_anchors: set[str] = set()
+
+    def compose_node(self, parent: Node | None, index: object) -> Node:
+        self.nodes += 1
+        if self.nodes > MAX_VALUES:
+            raise LoadProblem(error(
+                "yaml-too-large", f"file holds more than {MAX_VALUES} values; refusing to load",
+                _mark_location(self.file, self.peek_event().start_mark)))
+        if self.check_event(AliasEvent):
+            event = self.peek_event()
+            if event.anchor in self.open_anchors:
+                raise LoadProblem(error(
+                    "yaml-recursive-alias",
+                    f"alias *{event.anchor} refers to a collection that contains it; "
+                    "such a value never ends", _mark_location(self.file, event.start_mark)))
+        return super().compose_node(parent, index)
+
+    def _enter(self, anchor: str | None) -> None:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            where = _mark_location(self.file, self.peek_event().start_mark)
+            raise LoadProblem(error(
+                "yaml-too-deep", f"lists and mappings nest more than {MAX_DEPTH} levels deep "
+                "here; no card needs that", where))
+        if anchor is not None:
+            self.open_anchors.add(anchor)
+
+    def _leave(self, anchor: str | None) -> None:
+        self.depth -= 1
+        self.open_anchors.discard(anchor)  # type: ignore[arg-type]
+
+    def compose_sequence_node(self, anchor: str | None) -> Node:
+        self._enter(anchor)
+        try:
+            return super().compose_sequence_node(anchor)
+        finally:
+            self._leave(anchor)
+
+    def compose_mapping_node(self, anchor: str | None) -> Node:
+        self._enter(anchor)
+        try:
+            return super().compose_mapping_node(anchor)
+        finally:
+            self._leave(anchor)
+
+
+if _Parser is not None:
+    class _Loader(_LimitedComposer, _Parser, SafeConstructor, Resolver):  # type: ignore[misc]
+        def __init__(self, text: str, file: str) -> None:
+            _Parser.__init__(self, text)
+            _LimitedComposer.__init__(self, file)
+            SafeConstructor.__init__(self)
+            Resolver.__init__(self)
+else:  # pragma: no cover - PyYAML without libyaml
+    from yaml.parser import Parser
+    from yaml.reader import Reader
+    from yaml.scanner import Scanner
+
+    class _Loader(Reader, Scanner, Parser, _LimitedComposer,  # type: ignore[no-redef]
+                  SafeConstructor, Resolver):
+        def __init__(self, text: str, file: str) -> None:
+            Reader.__init__(self, text)
+            Scanner.__init__(self)
+            Parser.__init__(self)
+            _LimitedComposer.__init__(self, file)
+            SafeConstructor.__init__(self)
+            Resolver.__init__(self)
+
+
+def _shown(text: str) -> str:
+    return repr(text if len(text) <= 40 else text[:37] + "...")
+
+
 class _Walker:
     """Turns a composed node graph into plain data and fills the location index."""
 
-    def __init__(self, doc: YamlDocument, loader: yaml.SafeLoader) -> None:  # or CSafeLoader
+    def __init__(self, doc: YamlDocument, loader: _Loader) -> None:
         self.doc = doc
         self.loader = loader
-        self.nodes_seen = 0
+        self.values_seen = 0
 
     def walk(self, node: Node, path: PathKey) -> object:
-        self.nodes_seen += 1
-        if self.nodes_seen > MAX_NODES:
-            raise _LoadProblem(error(
+        self.values_seen += 1
+        location = _mark_location(self.doc.file, node.start_mark)
+        if self.values_seen > MAX_VALUES:
+            raise LoadProblem(error(
                 "yaml-too-large",
-                f"file expands to more than {MAX_NODES} values (alias expansion?); "
-                "refusing to load",
-                _mark_location(self.doc.file, node.start_mark)))
-        self.doc.values[path] = _mark_location(self.doc.file, node.start_mark)
+                f"file expands to more than {MAX_VALUES} values (alias expansion?); "
+                "refusing to load", location))
+        if len(path) > MAX_DEPTH:  # nesting built from aliases of nested collections
+            raise LoadProblem(error(
+                "yaml-too-deep", f"lists and mappings nest more than {MAX_DEPTH} levels deep "
+                "here (through aliases); no card needs that", location))
+        self.doc.values[path] = location
         if isinstance(node, ScalarNode):
-            return self.loader.construct_object(node)
+            return self.scalar(node, location)
         if isinstance(node, SequenceNode):
             return [self.walk(item, (*path, i)) for i, item in enumerate(node.value)]
         if isinstance(node, MappingNode):
             return self._walk_mapping(node, path)
-        raise _LoadProblem(error("yaml-syntax", "unsupported YAML node",
-                                 _mark_location(self.doc.file, node.start_mark)))
+        raise LoadProblem(error("yaml-syntax", "unsupported YAML node", location))
+
+    def scalar(self, node: ScalarNode, location: Location) -> object:
+        """Construct one scalar within the limits; a value its tag cannot read is a finding."""
+        text = node.value
+        if len(text) > MAX_STRING_CHARS:
+            raise LoadProblem(error(
+                "string-too-long", f"this text is {len(text)} characters long; the limit is "
+                f"{MAX_STRING_CHARS}", location))
+        if node.tag == _INT_TAG and sum(ch.isdigit() for ch in text) > _MAX_INTEGER_DIGITS:
+            raise LoadProblem(_too_large(text, location))
+        try:
+            value = self.loader.construct_object(node)
+        except (ValueError, TypeError, KeyError, AttributeError, OverflowError,
+                yaml.YAMLError):
+            raise LoadProblem(_unreadable_scalar(node, location)) from None
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INTEGER:
+            raise LoadProblem(_too_large(text, location))
+        if isinstance(value, float) and not math.isfinite(value):
+            what = "not a number" if math.isnan(value) else "infinite"
+            raise LoadProblem(error(
+                "number-not-finite", f"{_shown(text)} is {what}; write a finite number",
+                location))
+        return value
 
     def _walk_mapping(self, node: MappingNode, path: PathKey) -> dict[str, object]:
         own_pairs = [(k, v) for k, v in node.value if k.tag != "tag:yaml.org,2002:merge"]
-        self.loader.flatten_mapping(node)  # resolves "<<" merge keys in place
+        try:
+            self.loader.flatten_mapping(node)  # resolves "<<" merge keys in place
+        except yaml.MarkedYAMLError as exc:
+            raise LoadProblem(error("yaml-syntax", exc.problem or "bad merge key (<<)",
+                                    _mark_location(self.doc.file, exc.problem_mark))) from None
         merged_count = len(node.value) - len(own_pairs)
         result: dict[str, object] = {}
         own_seen: dict[str, Location] = {}
         for index, (key_node, value_node) in enumerate(node.value):
             key_location = _mark_location(self.doc.file, key_node.start_mark)
             if not isinstance(key_node, ScalarNode):
-                raise _LoadProblem(error("yaml-syntax", "mapping keys must be plain scalars",
-                                         key_location))
-            key = str(self.loader.construct_object(key_node))
+                raise LoadProblem(error("yaml-syntax", "mapping keys must be plain scalars",
+                                        key_location))
+            key = str(self.scalar(key_node, key_location))
             is_own = index >= merged_count
             if is_own and key in own_seen:
                 first = own_seen[key]
-                raise _LoadProblem(error(
+                raise LoadProblem(error(
                     "duplicate-key",
-                    f"key '{key}' appears twice in this mapping (first at line {first.line})",
-                    key_location))
+                    f"key {_shown(key)} appears twice in this mapping (first at line "
+                    f"{first.line})", key_location))
             if is_own:
                 own_seen[key] = key_location
             child = (*path, key)
@@ -140,56 +289,60 @@ class _Walker:
         return result
 
 
+def _too_large(text: str, location: Location) -> Finding:
+    return error("number-too-large", f"the number {_shown(text)} is too large; whole numbers "
+                 f"must lie within ±{MAX_INTEGER}", location)
+
+
+_TAG_WORDS = {
+    _INT_TAG: "a whole number",
+    _FLOAT_TAG: "a number",
+    _TIMESTAMP_TAG: "a date (YYYY-MM-DD) or a date and time",
+    "tag:yaml.org,2002:bool": "true or false",
+    "tag:yaml.org,2002:binary": "base64 data",
+    "tag:yaml.org,2002:null": "null",
+}
+
+
+def _unreadable_scalar(node: ScalarNode, location: Location) -> Finding:
+    tag = node.tag
+    shown_tag = "!!" + tag[len("tag:yaml.org,2002:"):] if tag.startswith("tag:yaml.org,2002:") \
+        else tag
+    if tag not in SafeConstructor.yaml_constructors:
+        return error("yaml-bad-value", f"the tag {shown_tag} is not one pnp reads (plain YAML "
+                     "values only); remove it", location)
+    what = _TAG_WORDS.get(tag, f"a {shown_tag} value")
+    return error("yaml-bad-value", f"{_shown(node.value)} is not valid as {what}; quote it to "
+                 "keep it as text", location)
+
+
 def load_yaml_text(file: str, text: str) -> tuple[YamlDocument | None, list[Finding]]:
     """Parse YAML text; returns the document or the finding that stopped it."""
-    tab = _find_tab_indent(file, text)
-    if tab is not None:
-        return None, [tab]
-    loader = _Loader(text)
+    problem = _find_control_character(file, text) or _find_tab_indent(file, text)
+    if problem is not None:
+        return None, [problem]
+    loader = _Loader(text, file)
     try:
         try:
             node = loader.get_single_node()
+        except LoadProblem as stopped:
+            return None, [stopped.finding]
         except yaml.MarkedYAMLError as exc:
             mark = exc.problem_mark or exc.context_mark
-            problem = exc.problem or "invalid YAML"
+            problem_text = exc.problem or "invalid YAML"
             context = f" ({exc.context})" if exc.context else ""
-            return None, [error("yaml-syntax", f"{problem}{context}",
+            return None, [error("yaml-syntax", f"{problem_text}{context}",
                                 _mark_location(file, mark))]
         except yaml.YAMLError as exc:
-            return None, [error("yaml-syntax", str(exc), Location(file))]
+            return None, [error("yaml-syntax", str(exc).splitlines()[0], Location(file, 1, 1))]
         if node is None:
             return None, [error("empty-file", "file is empty; expected a YAML mapping",
                                 Location(file, 1, 1))]
         doc = YamlDocument(file=file, data=None)
         try:
             doc.data = _Walker(doc, loader).walk(node, ())
-        except _LoadProblem as problem:
-            return None, [problem.finding]
-        except yaml.YAMLError as exc:  # e.g. a bad !!tag or timestamp during construction
-            mark = getattr(exc, "problem_mark", None)
-            return None, [error("yaml-syntax", getattr(exc, "problem", None) or str(exc),
-                                _mark_location(file, mark))]
+        except LoadProblem as stopped:
+            return None, [stopped.finding]
         return doc, []
     finally:
         loader.dispose()
-
-
-def load_yaml_file(path: Path, display: str | None = None) -> tuple[YamlDocument | None,
-                                                                    list[Finding]]:
-    """Read and parse a YAML file; I/O, size and encoding problems become findings."""
-    file = display or str(path)
-    try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            return None, [error("file-too-large",
-                                f"file is {size} bytes; the limit is {MAX_FILE_BYTES}",
-                                Location(file))]
-        raw = path.read_bytes()
-    except OSError as exc:
-        return None, [error("io-error", f"cannot read file: {exc.strerror or exc}",
-                            Location(file))]
-    try:
-        text = _decode(file, raw)
-    except _LoadProblem as problem:
-        return None, [problem.finding]
-    return load_yaml_text(file, text)

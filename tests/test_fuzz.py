@@ -4,48 +4,47 @@ from __future__ import annotations
 
 import random
 
+import fuzzing
 from conftest import CWNB, write_pack
+from fuzzing import mutate_bytes
 
 from generator.validate import validate
-
-SNIPPETS = ["\t", ":", "- ", "[", "]", "{", "}", "&a ", "*a", "!!python/object:os.system ",
-            "\n  ", "'", '"', "#", "\x00", "é", "- id: ", "kind: ship\n", "<<: *a\n", "~",
-            "99999999999999999999", "-1", "1e400", ".nan", "null", "yes", "[]", "{}"]
-
-
-def mutate(text: str, rng: random.Random) -> str:
-    chars = list(text)
-    for _ in range(rng.randint(1, 6)):
-        position = rng.randrange(len(chars) + 1)
-        action = rng.random()
-        if action < 0.4:
-            chars[position:position] = list(rng.choice(SNIPPETS))
-        elif action < 0.7 and chars:
-            del chars[position:position + rng.randint(1, 40)]
-        else:
-            start = rng.randrange(len(chars) + 1)
-            chars[position:position] = chars[start:start + rng.randint(1, 60)]
-    return "".join(chars)
 
 
 def test_mutated_card_files_never_raise(tmp_path):
     rng = random.Random(20261122)
-    source = (CWNB / "ships.yaml").read_text(encoding="utf-8")[:6000]
+    source = (CWNB / "ships.yaml").read_bytes()[:6000]
     game = (CWNB / "game.yaml").read_text(encoding="utf-8")
     outcomes = set()
     for attempt in range(120):
-        pack = write_pack(tmp_path / f"p{attempt}", {"ships.yaml": mutate(source, rng)}, game)
+        pack = write_pack(tmp_path / f"p{attempt}", {"ships.yaml": mutate_bytes(source, rng)},
+                          game)
         result = validate(pack)
         outcomes.update(f.code for f in result.findings)
         for finding in result.findings:
             assert finding.location.file.endswith("ships.yaml") or \
                 finding.location.file.endswith("game.yaml")
+            assert finding.location.line > 0, finding.as_text()
     assert {"yaml-syntax"} <= outcomes  # the fuzz really produced broken files
 
 
 def test_mutated_manifests_never_raise(tmp_path):
     rng = random.Random(7)
-    game = (CWNB / "game.yaml").read_text(encoding="utf-8")
+    game = (CWNB / "game.yaml").read_bytes()
     for attempt in range(60):
-        pack = write_pack(tmp_path / f"g{attempt}", {}, mutate(game, rng))
-        validate(pack)
+        pack = write_pack(tmp_path / f"g{attempt}", {})
+        (pack / "game.yaml").write_bytes(mutate_bytes(game, rng))
+        for finding in validate(pack).findings:
+            assert finding.location.line > 0, finding.as_text()
+
+
+def test_whole_runs_on_attacked_packs_end_cleanly():
+    """A small budget of the ``make fuzz`` campaign: forked pnp runs on attacked copies of the
+    shipped packs; no crash, hang, memory blow-up, internal error, unlocated finding or odd
+    exit code."""
+    outcomes = fuzzing.campaign(seed=7, numbers=list(range(24)), jobs=1)
+    failures = [(o.case.number, o.classes, o.case.attack, o.case.command, o.detail)
+                for o in outcomes if o.classes]
+    assert not failures, fuzzing.table(outcomes, 0)
+    assert len({o.case.kind for o in outcomes}) >= 4  # the cases really attack varied files
+    assert {o.exit_code for o in outcomes} >= {0, 1}

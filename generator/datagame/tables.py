@@ -17,13 +17,12 @@ import csv
 import io
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from generator.findings import Finding, error, warning
 from generator.location import Location
 from generator.schemacheck import did_you_mean
-from generator.yamlsource import MAX_FILE_BYTES, YamlDocument
+from generator.yamlsource import YamlDocument
 
 from .cards import IMPLIED_FIELDS
 
@@ -190,23 +189,9 @@ def _decode(file: str, raw: bytes) -> tuple[str | None, Finding | None]:
                            " save the table as CSV UTF-8", Location(file, line, 1))
 
 
-def _too_large(path: Path, file: str) -> list[Finding]:
-    size = path.stat().st_size
-    if size > MAX_FILE_BYTES:
-        return [error("file-too-large", f"file is {size} bytes; the limit is {MAX_FILE_BYTES}",
-                      Location(file))]
-    return []
-
-
-def load_csv(path: Path, file: str, schema: TableSchema
+def load_csv(raw: bytes, file: str, schema: TableSchema
              ) -> tuple[list[YamlDocument], list[Finding]]:
-    try:
-        if too_large := _too_large(path, file):
-            return [], too_large
-        raw = path.read_bytes()
-    except OSError as exc:
-        return [], [error("io-error", f"cannot read file: {exc.strerror or exc}",
-                          Location(file))]
+    """A CSV table's bytes (read, within its size limit, by generator.packfiles)."""
     text, problem = _decode(file, raw)
     if problem is not None:
         return [], [problem]
@@ -227,17 +212,24 @@ def load_csv(path: Path, file: str, schema: TableSchema
     return ([doc] if doc is not None else []), findings
 
 
-def load_xlsx(path: Path, file: str, schema: TableSchema
+#: bytes a workbook may unpack to (its XML); the file itself is limited by generator.limits
+MAX_XLSX_EXPANDED = 64 * 1024 * 1024
+
+
+def load_xlsx(raw: bytes, file: str, schema: TableSchema
               ) -> tuple[list[YamlDocument], list[Finding]]:
-    """Each sheet of a workbook is a card file of its own."""
+    """Each sheet of a workbook (its bytes, read by generator.packfiles) is a card file."""
     import zipfile
 
     from openpyxl import load_workbook
 
     try:
-        if too_large := _too_large(path, file):
-            return [], too_large
-        workbook = load_workbook(path, read_only=True, data_only=True)
+        with zipfile.ZipFile(io.BytesIO(raw)) as archive:
+            expanded = sum(member.file_size for member in archive.infolist())
+        if expanded > MAX_XLSX_EXPANDED:  # a zip bomb: openpyxl would hold it in memory
+            return [], [error("file-too-large", f"this workbook expands to {expanded} bytes; "
+                              f"the limit is {MAX_XLSX_EXPANDED}", Location(file))]
+        workbook = load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
     except (OSError, zipfile.BadZipFile, KeyError, ValueError, TypeError) as exc:
         return [], [error("bad-spreadsheet", f"not a readable .xlsx workbook "
                           f"({type(exc).__name__})", Location(file))]
@@ -259,8 +251,8 @@ def load_xlsx(path: Path, file: str, schema: TableSchema
     return documents, findings
 
 
-def load_table(path: Path, file: str, schema: TableSchema
+def load_table(raw: bytes, suffix: str, file: str, schema: TableSchema
                ) -> tuple[list[YamlDocument], list[Finding]]:
-    if path.suffix.lower() == ".xlsx":
-        return load_xlsx(path, file, schema)
-    return load_csv(path, file, schema)
+    if suffix.lower() == ".xlsx":
+        return load_xlsx(raw, file, schema)
+    return load_csv(raw, file, schema)

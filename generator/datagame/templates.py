@@ -20,7 +20,8 @@ from generator.findings import Finding, error
 from generator.fonts import FONT_FILES
 from generator.layout.template import PLAIN_NAME, Element, Template, parse_template
 from generator.location import Location
-from generator.yamlsource import YamlDocument, load_yaml_file
+from generator.packfiles import PackFolder
+from generator.yamlsource import YamlDocument
 
 _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 _ICON = re.compile(r"\{icon-([a-z0-9][a-z0-9-]*)\}")
@@ -119,9 +120,8 @@ def _with_fonts(template: Template, scope: TemplateScope) -> Template:
 def load_data_template(path: Path, name: str, scope: TemplateScope
                        ) -> tuple[Template | None, list[Finding]]:
     """Read and check one template of a data game."""
-    from generator.pack import display_path  # pack loads data games: import when called
-
-    doc, findings = load_yaml_file(path, display_path(path))
+    folder = PackFolder(path.parent.parent)  # <pack>/templates/<name>.yaml: a pack file
+    doc, findings = folder.load_yaml(folder.file_at(path), "template")
     if doc is None:
         return None, findings
     template, problems = parse_template(doc.data, scope.game, name, doc.file, doc.where)

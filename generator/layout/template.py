@@ -23,8 +23,8 @@ import yaml
 
 from generator.findings import Finding, error
 from generator.location import Location
+from generator.packfiles import load_user_yaml
 from generator.resources import builtin_game_templates, builtin_template_file
-from generator.yamlsource import load_yaml_file
 
 _FOLDERS: dict[str, Path] = {}
 #: a ``when:`` that is a bare name reads a face value; anything else is a CEL expression
@@ -136,7 +136,7 @@ def parse_template(data: object, game: str, name: str, file: str,
 def read_template(path: Path, game: str, display: str | None = None
                   ) -> tuple[Template | None, list[Finding]]:
     """Load one template file with every problem located in it."""
-    doc, problems = load_yaml_file(path, display or str(path))
+    doc, problems = load_user_yaml(path, "template", display or str(path))
     if doc is None:
         return None, problems
     return parse_template(doc.data, game, path.stem, doc.file, doc.where)

@@ -59,9 +59,9 @@ def _numbers(pack: Pack) -> Iterator[Finding]:
         if total is not None and card.number > total:
             yield SERIAL_TOTAL(f"number {card.number} is beyond the release size {total}",
                                card.source.of("number"), card.id)
-    if total is not None:
+    if total is not None and total == len(cards):  # so the range below is as long as the pack
         missing = [n for n in range(1, total + 1) if n not in seen]
-        if missing and total == len(cards):
+        if missing:
             shown = ", ".join(map(str, missing[:10])) + (" ..." if len(missing) > 10 else "")
             yield SERIAL_GAP(f"no card has number(s) {shown}", where)
 

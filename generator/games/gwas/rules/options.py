@@ -15,7 +15,7 @@ from generator.games.gwas.rules.registry import E, W, check
 from generator.games.gwas.tables import SPEED_1_PLUS, SPEEDS
 from generator.location import Location
 from generator.model import Manifest, Pack
-from generator.yamlsource import load_yaml_file
+from generator.packfiles import PackFolder
 
 ALLOW_SPEED_1_PLUS = "allow_speed_1_plus"
 #: option name -> (type, default)
@@ -44,7 +44,9 @@ def options_of(manifest: Manifest) -> Options:
 
 def option_location(pack: Pack, name: str | None) -> Location:
     """Where ``options.<name>`` (or ``options``) is written in the pack's game.yaml."""
-    doc, _ = load_yaml_file(pack.root / "game.yaml", pack.manifest.location.file)
+    folder = PackFolder(pack.root)
+    file = folder.entry("game.yaml")
+    doc = folder.load_yaml(file, "manifest")[0] if file is not None else None
     if doc is None:
         return pack.manifest.location
     return doc.where_key(("options", name) if name else ("options",))

@@ -1,0 +1,47 @@
+"""The limits pnp puts on what a pack may hold, each reported under a finding code of its own.
+
+A pack is shared: people build packs they did not write. Whatever a pack holds, pnp must end
+within seconds and bounded memory with a located finding, so every dimension along which input
+can grow without end has an explicit ceiling here, far above anything a real game needs
+(CWNB: 178 cards, 30 KB of YAML, texts under 300 characters, nesting depth 4). Each ceiling has
+its finding code, so that a user who does hit one reads which, and where.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+MiB: Final = 1024 * 1024
+
+#: ``yaml-too-deep``: lists and mappings nested inside each other (the interpreter's own stack
+#: would overflow on deep nesting, and no card needs more than a handful of levels)
+MAX_DEPTH: Final = 64
+#: ``yaml-too-large``: values one YAML file holds after its aliases are expanded (alias bombs)
+MAX_VALUES: Final = 200_000
+#: ``string-too-long``: characters in one text (a YAML scalar or a PO message)
+MAX_STRING_CHARS: Final = 10_000
+#: ``number-too-large``: magnitude of a whole number (JSON tools read integers up to 2**53
+#: exactly; anything beyond is a typo or an attack)
+MAX_INTEGER: Final = 2**53
+#: ``too-many-cards``: distinct cards in a card set (base pack and its expansions)
+MAX_CARDS: Final = 100_000
+#: ``too-many-copies``: printed copies in a card set (the sum of every card's count)
+MAX_COPIES: Final = 250_000
+#: ``too-many-terms``: entries of a glossary (each is looked for in every text of the pack)
+MAX_GLOSSARY_TERMS: Final = 2_000
+#: ``too-many-files``: files and folders looked at in one pack folder
+MAX_PACK_ENTRIES: Final = 20_000
+
+#: ``file-too-large``: bytes of each kind of file a pack holds
+FILE_BYTES: Final[dict[str, int]] = {
+    "manifest": 1 * MiB,      # game.yaml (a data game keeps schemas and rules there)
+    "card-file": 8 * MiB,     # card YAML
+    "catalog": 8 * MiB,       # locales/*.po, *.pot
+    "glossary": 2 * MiB,      # glossary.yaml
+    "deck": 1 * MiB,          # decks/*.yaml
+    "template": 1 * MiB,      # a data game's templates/*.yaml
+    "table": 8 * MiB,         # a data game's CSV and XLSX card files
+    "image": 32 * MiB,        # art: PNG, JPEG, WebP, SVG (Pillow's bomb guard limits pixels)
+    "icon": 1 * MiB,          # icons/*.svg
+    "font": 16 * MiB,         # a data game's own TrueType fonts
+}

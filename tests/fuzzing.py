@@ -1,0 +1,661 @@
+"""Seeded fuzzing of whole pnp runs over mutated copies of the shipped packs.
+
+Each case copies one shipped pack, attacks one of its files (card YAML, game.yaml, a PO catalog,
+the glossary, a deck; CSV tables and images too where a pack has them) with a mutator chosen by a
+seeded RNG, and runs one pnp command on it (validate, build, i18n, schema) in a forked child held
+to a CPU-time limit and 1 GiB of address space. The outcome is classified:
+
+- crash: the child died of a signal (SIGSEGV ...);
+- hang: it used more than the CPU limit, or did not end within the wall-clock limit;
+- memory: it ran out of its 1 GiB (MemoryError);
+- internal: "internal error" or a Python traceback reached the user;
+- unlocated: a finding without a line about a file that has lines (whole-file findings such as
+  a refused link are exempt: they have no line to point at);
+- exit-code: an exit code other than 0, 1 and 2, or one that disagrees with the output (1 without
+  an error finding, 0 with one, 2 without a message).
+
+``python tests/fuzzing.py --cases 3000 --jobs 2`` (``make fuzz``) prints the table; ``make test``
+runs a few dozen cases through the same code (tests/test_fuzz.py). A failing case is replayed
+with ``--case N --keep``, which leaves its pack folder for inspection.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import multiprocessing
+import os
+import random
+import re
+import resource
+import shutil
+import signal
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+CARDS = ROOT / "cards"
+CPU_SECONDS = 10
+WALL_SECONDS = 60
+MEMORY_BYTES = 1 << 30
+CLASSES = ("crash", "hang", "memory", "internal", "unlocated", "exit-code")
+#: findings about a file as a whole (it was not read, so there is no line to point at)
+WHOLE_FILE_CODES = frozenset({"path-escape", "broken-link", "not-a-file", "unreadable",
+                              "file-too-large", "too-many-files", "link-loop",
+                              "pack-given-twice", "too-many-cards"})
+_FINDING_LINE = re.compile(r"^(?P<file>[^\n]+?)(?::(?P<line>\d+):(?P<col>\d+))?: "
+                           r"(?P<severity>error|warning)\[(?P<code>[^\]]+)\]", re.MULTILINE)
+
+
+# --- what is attacked -------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """A shipped pack: its folder, the base it extends (if any), its files by kind."""
+
+    folder: Path
+    base: Path | None
+    locales: tuple[str, ...]
+    files: dict[str, tuple[str, ...]]
+
+
+def shipped_sources() -> list[Source]:
+    sources = []
+    folders = {f.name: f for f in sorted(CARDS.iterdir()) if (f / "game.yaml").is_file()}
+    by_pack = {}
+    manifests = {}
+    for name, folder in folders.items():
+        data = yaml.safe_load((folder / "game.yaml").read_text(encoding="utf-8")) or {}
+        manifests[name] = data
+        by_pack[data.get("pack")] = folder
+    for name, folder in folders.items():
+        data = manifests[name]
+        files: dict[str, list[str]] = {"manifest": ["game.yaml"], "card": [], "catalog": [],
+                                       "glossary": [], "deck": [], "table": [], "image": []}
+        for path in sorted(folder.rglob("*")):
+            relative = path.relative_to(folder).as_posix()
+            if not path.is_file() or relative == "game.yaml":
+                continue
+            top = relative.split("/")[0]
+            if relative == "glossary.yaml":
+                files["glossary"].append(relative)
+            elif top == "locales" and path.suffix in {".po", ".pot"}:
+                files["catalog"].append(relative)
+            elif top == "decks" and path.suffix == ".yaml":
+                files["deck"].append(relative)
+            elif path.suffix in {".csv", ".xlsx"}:
+                files["table"].append(relative)
+            elif path.suffix in {".png", ".jpg", ".jpeg", ".webp", ".svg"}:
+                files["image"].append(relative)
+            elif path.suffix in {".yaml", ".yml"} and top not in {"templates", "schemas"}:
+                files["card"].append(relative)
+        base = by_pack.get(data.get("extends")) if data.get("extends") else None
+        locales = tuple(str(x) for x in (data.get("locales") or [data.get("source_locale")]))
+        sources.append(Source(folder, base, locales,
+                              {k: tuple(v) for k, v in files.items() if v}))
+    return sources
+
+
+# --- mutators ---------------------------------------------------------------------------------
+
+SNIPPETS = ["\t", ":", "- ", "[", "]", "{", "}", "&a ", "*a", "!!python/object:os.system ",
+            "\n  ", "'", '"', "#", "\x00", "\x01", "\x1b", "é", "\u202e", "\ufeff", "- id: ",
+            "kind: ship\n", "<<: *a\n", "~", "99999999999999999999", "-1", "1e400", ".nan",
+            "null", "yes", "[]", "{}", "2024-02-30", "!!bool maybe", "!!int 12x",
+            "!!timestamp word", "msgid ", "msgstr ", 'msgctxt "', '"\n"', "#~ ", "#, fuzzy\n",
+            "\\", "\\x", "%s", "{gun-5in}", "{nope}", "\r\n", "\r", "\u2028", "\x85"]
+
+HOSTILE_VALUES: list[object] = [
+    "", " ", "\n", "x" * 12_000, "y" * 9_000, "Ы" * 3_000, "{gun-5in}" * 300, "{nope}", "{",
+    "}", "{{}}", "\u202eevil", "e\u0301" * 400, "😀" * 40, "中文字", "\t", -1, 0, 1, 1000,
+    10**15, 2**53 + 1, 1.5, -0.0, 1e308, True, False, None, [], {}, [1, 2, 3], {"a": 1},
+    "0x1F", "yes", "~", "5in", "3+3", "A", "ru", "en\n", "-", "a" * 80, "word " * 2_000,
+    "слово" * 600, "{", "Противолодочная" * 50,
+]
+
+
+def _random_bytes(rng: random.Random, n: int) -> bytes:
+    return bytes(rng.randrange(256) for _ in range(n))
+
+
+def mutate_bytes(data: bytes, rng: random.Random) -> bytes:
+    """Blind edits: snippets, deletions, duplications, flipped and random bytes, truncation."""
+    chars = bytearray(data)
+    for _ in range(rng.randint(1, 8)):
+        position = rng.randrange(len(chars) + 1)
+        action = rng.random()
+        if action < 0.35:
+            chars[position:position] = rng.choice(SNIPPETS).encode("utf-8")
+        elif action < 0.55 and chars:
+            del chars[position:position + rng.randint(1, 60)]
+        elif action < 0.7:
+            start = rng.randrange(len(chars) + 1)
+            chars[position:position] = chars[start:start + rng.randint(1, 200)]
+        elif action < 0.8 and chars:
+            chars[min(position, len(chars) - 1)] = rng.randrange(256)
+        elif action < 0.9:
+            chars[position:position] = _random_bytes(rng, rng.randint(1, 8))
+        else:
+            del chars[position:]
+    return bytes(chars)
+
+
+def _walk(node: object, path: tuple = ()) -> list[tuple]:
+    found = [path]
+    if isinstance(node, dict):
+        for key, value in node.items():
+            found += _walk(value, (*path, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            found += _walk(value, (*path, index))
+    return found
+
+
+def _set(node: object, path: tuple, value: object) -> object:
+    if not path:
+        return value
+    parent = node
+    for step in path[:-1]:
+        parent = parent[step]  # type: ignore[index]
+    parent[path[-1]] = value  # type: ignore[index]
+    return node
+
+
+def mutate_yaml(data: bytes, rng: random.Random) -> bytes:
+    """Well-formed YAML with hostile values: reaches schemas, rules, layout, not just the
+    parser. Values replaced, keys renamed or dropped, list items multiplied."""
+    try:
+        tree = yaml.safe_load(data.decode("utf-8"))
+    except (yaml.YAMLError, UnicodeDecodeError):
+        return mutate_bytes(data, rng)
+    for _ in range(rng.randint(1, 4)):
+        paths = _walk(tree)
+        path = rng.choice(paths)
+        action = rng.random()
+        try:
+            parent = tree
+            for step in path[:-1]:
+                parent = parent[step]
+            if action < 0.6 or not path:
+                tree = _set(tree, path, rng.choice(HOSTILE_VALUES))
+            elif action < 0.75 and isinstance(parent, dict):
+                value = parent.pop(path[-1])
+                if rng.random() < 0.5:
+                    parent[rng.choice(["id", "kind", "count", "name", "x", "en\n", "cards",
+                                       "terms", "source", "ru"])] = value
+            elif action < 0.9 and isinstance(parent, list) and parent:
+                parent.extend([parent[path[-1]]] * rng.choice([1, 2, 50, 400]))
+            elif isinstance(parent, list | dict):
+                del parent[path[-1]]
+        except (KeyError, IndexError, TypeError):
+            continue
+    return yaml.safe_dump(tree, allow_unicode=True, sort_keys=False, width=10_000).encode()
+
+
+def attack_yaml(data: bytes, rng: random.Random) -> bytes:
+    """Targeted attacks on a YAML file: depth, aliases, sizes, numbers, tags, characters."""
+    text = data.decode("utf-8", "replace")
+    choice = rng.randrange(12)
+    if choice == 0:
+        depth = rng.choice([70, 1_000, 40_000])
+        return f"cards: {'[' * depth}{']' * depth}\n".encode()
+    if choice == 1:
+        depth = rng.choice([70, 500])
+        return ("cards:\n" + "".join("  " * i + "- \n" for i in range(1, depth))).encode()
+    if choice == 2:
+        lines = ["a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1]"]
+        for prev, name in zip("abcdefgh", "bcdefghi", strict=True):
+            lines.append(f"{name}: &{name} [" + ", ".join([f"*{prev}"] * 9) + "]")
+        return ("\n".join(lines) + "\ncards: *i\nterms: *i\n").encode()
+    if choice == 3:
+        return rng.choice([b"cards: &a [*a]\n", b"terms: &a {x: *a}\n", b"a: &a [*a]\n"])
+    if choice == 4:
+        return text.replace("name:", "name: " + "W" * rng.choice([10_001, 200_000]) + " #",
+                            1).encode()
+    if choice == 5:
+        return re.sub(r": (\d+)", lambda m: ": " + "9" * rng.choice([17, 4301]), text,
+                      count=3).encode()
+    if choice == 6:
+        return (text + "\nextra:\n  v: " + rng.choice(["2024-02-30", "!!bool maybe",
+                                                       "!!int 12x", "!!timestamp word",
+                                                       "!!binary a", "!foo bar", ".nan"])
+                + "\n").encode()
+    if choice == 7:
+        position = rng.randrange(len(text) + 1)
+        return (text[:position] + rng.choice(["\x00", "\x01", "\x7f", "\x1b", "\ufffe"])
+                + text[position:]).encode("utf-8", "surrogatepass")
+    if choice == 8:
+        return b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode()
+    if choice == 9:
+        return text.encode("utf-16") if rng.random() < 0.5 else text.encode("cp1251", "replace")
+    if choice == 10:
+        return (text * rng.choice([2, 40])).encode()
+    return re.sub(r"(?m)^( +)", lambda m: "\t" * (len(m.group(1)) // 2), text, count=2).encode()
+
+
+def attack_po(data: bytes, rng: random.Random) -> bytes:
+    """Targeted attacks on a catalog: charsets, long and broken messages, odd entries."""
+    text = data.decode("utf-8", "replace")
+    choice = rng.randrange(10)
+    if choice == 0:
+        return data.replace(b"charset=UTF-8", rng.choice([b"charset=ISO-8859-1",
+                                                          b"charset=KOI8-R", b"charset=BOGUS",
+                                                          b"charset=UTF-16"]))
+    if choice == 1:
+        return text.encode("koi8-r", "replace")
+    if choice == 2:
+        huge = rng.choice(["w" * 5_000_000, "word " * 3_000, "Ы" * 3_000])
+        return (text + f'\nmsgctxt "x"\nmsgid "y"\nmsgstr "{huge}"\n').encode()
+    if choice == 3:
+        return (text + '\nmsgid "y"\nmsgstr ""\n' + '"abcdefgh"\n' * rng.choice([100, 300_000])
+                ).encode()
+    if choice == 4:
+        return re.sub(r'msgstr "(.+)"', lambda m: 'msgstr "' + m.group(1) * 200 + '"', text,
+                      count=rng.randint(1, 20)).encode()
+    if choice == 5:
+        return re.sub(r'msgstr "(.+)"', lambda m: 'msgstr "' + rng.choice(
+            ["{nope}", "{gun-5in}" * 50, "", "中文", "\\x", '\\"', "%s", "Ы" * 400]) + '"',
+            text, count=rng.randint(1, 40)).encode()
+    if choice == 6:
+        return (text + "\n#~ msgid \"old\"\n#~ msgstr \"старый\"\n#, fuzzy\nmsgid \"z\"\n"
+                'msgid_plural "zs"\nmsgstr[0] "a"\nmsgstr[99999] "b"\n').encode()
+    if choice == 7:
+        return (text + "\n" + "# comment line\n" * rng.choice([10, 200_000])).encode()
+    if choice == 8:
+        return text.replace('msgctxt "', 'msgctxt "\\n', rng.randint(1, 5)).encode()
+    return mutate_bytes(data, rng)
+
+
+FS_ATTACKS = ("dangling-link", "fifo", "link-outside", "directory", "empty", "sparse-huge",
+              "unreadable", "link-loop", "link-inside")
+
+
+def attack_fs(target: Path, pack: Path, rng: random.Random, outside: Path) -> str:
+    """Replace a file by something that is not a readable regular file of the pack."""
+    attack = rng.choice(FS_ATTACKS)
+    if attack == "link-loop":
+        os.symlink(".", pack / "loop")
+        return attack
+    if attack == "link-inside":
+        os.symlink(target.name, target.with_name("linked-" + target.name))
+        return attack
+    target.unlink()
+    if attack == "dangling-link":
+        os.symlink("missing-file.yaml", target)
+    elif attack == "fifo":
+        os.mkfifo(target)
+    elif attack == "link-outside":
+        secret = outside / "secret.yaml"
+        secret.write_text("cards: []\nterms: []\n", encoding="utf-8")
+        os.symlink(secret, target)
+    elif attack == "directory":
+        target.mkdir()
+    elif attack == "empty":
+        target.write_bytes(b"")
+    elif attack == "sparse-huge":
+        with open(target, "wb") as handle:
+            handle.truncate(rng.choice([20, 200]) * 1024 * 1024)
+    elif attack == "unreadable":
+        target.write_bytes(b"cards: []\n")
+        target.chmod(0)
+    return attack
+
+
+# --- cases ------------------------------------------------------------------------------------
+
+@dataclass
+class Case:
+    number: int
+    source: str
+    kind: str
+    target: str
+    attack: str
+    command: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Outcome:
+    case: Case
+    classes: list[str]
+    exit_code: int | None
+    cpu_seconds: float
+    max_rss_kb: int
+    detail: str = ""
+
+
+def make_case(seed: int, number: int, sources: list[Source]) -> tuple[Case, random.Random]:
+    rng = random.Random(seed * 1_000_003 + number)
+    source = rng.choice(sources)
+    kind = rng.choice(sorted(source.files))
+    target = rng.choice(source.files[kind])
+    roll = rng.random()
+    if roll < 0.12:
+        attack = "fs"
+    elif kind == "catalog":
+        attack = rng.choice(["bytes", "po", "po"])
+    elif kind in {"card", "manifest", "glossary", "deck"}:
+        attack = rng.choice(["bytes", "yaml", "yaml", "yaml-attack"])
+    else:
+        attack = "bytes"
+    case = Case(number, source.folder.name, kind, target, attack)
+    case.command = _command(source, kind, rng)
+    return case, rng
+
+
+def _command(source: Source, kind: str, rng: random.Random) -> list[str]:
+    pack = "{pack}" if source.base is None else "{base}"
+    extra = [] if source.base is None else ["--with", "{pack}"]
+    locale = rng.choice(source.locales)
+    roll = rng.random()
+    if roll < 0.07:
+        return ["build", pack, *extra, "--locale", locale, "--out", "{out}", "-q"]
+    if roll < 0.11:
+        return ["i18n", rng.choice(["status", "update", "extract"]), "{pack}"]
+    if roll < 0.13:
+        return ["schema", "{pack}", "--out", "{out}"]
+    command = ["validate", pack, *extra, "--format", "json"]
+    if kind == "catalog" or rng.random() < 0.5:
+        command += ["--locale", locale]
+    decks = source.files.get("deck")
+    if decks and (kind == "deck" or rng.random() < 0.3):
+        command += ["--deck", rng.choice(decks)]
+    return command
+
+
+def materialize(case: Case, rng: random.Random, sources: dict[str, Source],
+                work: Path) -> list[str]:
+    """Write the case's packs into ``work`` and return the command line to run there."""
+    source = sources[case.source]
+    pack = work / "pack"
+    shutil.copytree(source.folder, pack, symlinks=True)
+    base = work / "base"
+    if source.base is not None:
+        shutil.copytree(source.base, base, symlinks=True)
+    outside = work / "outside"
+    outside.mkdir()
+    target = pack / case.target
+    if case.attack == "fs":
+        case.attack = "fs:" + attack_fs(target, pack, rng, outside)
+    else:
+        mutator: Callable[[bytes, random.Random], bytes] = {
+            "bytes": mutate_bytes, "yaml": mutate_yaml, "yaml-attack": attack_yaml,
+            "po": attack_po}[case.attack]
+        target.write_bytes(mutator(target.read_bytes(), rng))
+    names = {"{pack}": "pack", "{base}": "base", "{out}": "out"}
+    return [names.get(arg, arg) for arg in case.command]
+
+
+# --- running ---------------------------------------------------------------------------------
+
+def _child(args: list[str], work: Path) -> None:
+    """Runs in the forked child: limits, redirected output, pnp's own entry point."""
+    code = 0
+    try:
+        os.chdir(work)
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
+        resource.setrlimit(resource.RLIMIT_CPU, (CPU_SECONDS, CPU_SECONDS + 1))
+        for fd, name in ((1, "stdout"), (2, "stderr")):
+            handle = os.open(work / name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+            os.dup2(handle, fd)
+            os.close(handle)
+        # the parent's sys.stdout may be a capture object (pytest): speak to the files
+        sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+        sys.stderr = open(2, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+        sys.argv = ["pnp", *args]
+        from generator.cli import main
+
+        main()
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except BaseException:  # anything escaping main() is a fuzz finding
+        import traceback
+
+        traceback.print_exc()
+        code = 99
+    finally:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        finally:
+            os._exit(code)
+
+
+def run_case(case: Case, rng: random.Random, sources: dict[str, Source],
+             keep: bool = False) -> Outcome:
+    work = Path(tempfile.mkdtemp(prefix=f"pnp-fuzz-{case.number}-"))
+    try:
+        args = materialize(case, rng, sources, work)
+        started = time.monotonic()
+        pid = os.fork()
+        if pid == 0:
+            _child(args, work)
+        timed_out = False
+        while True:
+            done, status, usage = os.wait4(pid, os.WNOHANG)
+            if done:
+                break
+            if time.monotonic() - started > WALL_SECONDS:
+                os.kill(pid, signal.SIGKILL)
+                _, status, usage = os.wait4(pid, 0)
+                timed_out = True
+                break
+            time.sleep(0.005)
+        out = _read(work / "stdout")
+        err = _read(work / "stderr")
+        cpu = usage.ru_utime + usage.ru_stime
+        outcome = Outcome(case, [], None, cpu, usage.ru_maxrss)
+        classify(outcome, status, timed_out, out, err, work)
+        return outcome
+    finally:
+        if keep:
+            print(f"kept {work}", file=sys.stderr)
+        else:
+            _remove(work)
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_bytes()[-2_000_000:].decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def _remove(work: Path) -> None:
+    for folder, dirs, _ in os.walk(work):
+        for name in dirs:
+            with contextlib.suppress(OSError):
+                os.chmod(os.path.join(folder, name), 0o700)
+    shutil.rmtree(work, ignore_errors=True)
+
+
+def classify(outcome: Outcome, status: int, timed_out: bool, out: str, err: str,
+             work: Path) -> None:
+    classes = outcome.classes
+    if timed_out:
+        classes.append("hang")
+        outcome.detail = f"no end within {WALL_SECONDS} s"
+        return
+    if os.WIFSIGNALED(status):
+        signal_number = os.WTERMSIG(status)
+        if signal_number in {signal.SIGXCPU, signal.SIGKILL}:
+            classes.append("hang")
+            outcome.detail = f"over {CPU_SECONDS} s of CPU"
+        else:
+            classes.append("crash")
+            outcome.detail = f"signal {signal.Signals(signal_number).name}"
+        return
+    code = os.WEXITSTATUS(status)
+    outcome.exit_code = code
+    if "MemoryError" in err or "MemoryError" in out:
+        classes.append("memory")
+        outcome.detail = err[-300:]
+        return
+    if "internal error" in err or "Traceback" in err or "Traceback" in out:
+        classes.append("internal")
+        outcome.detail = err[-600:]
+        return
+    findings = _findings(outcome.case, out, err)
+    for finding in findings:
+        if finding["line"] > 0 or finding["code"] in WHOLE_FILE_CODES:
+            continue
+        if _has_lines(work, finding["file"]):
+            classes.append("unlocated")
+            outcome.detail = f"{finding['file']}: {finding['code']}: {finding['message']}"
+            break
+    errors = [f for f in findings if f["severity"] == "error"]
+    if code not in {0, 1, 2}:
+        classes.append("exit-code")
+        outcome.detail = f"exit {code}: {err[-300:]}"
+    elif code == 1 and not errors:
+        classes.append("exit-code")
+        outcome.detail = f"exit 1 without an error finding: {err[-300:]} {out[-300:]}"
+    elif code == 0 and errors:
+        classes.append("exit-code")
+        outcome.detail = "exit 0 with error findings"
+    elif code == 2 and not err.strip():
+        classes.append("exit-code")
+        outcome.detail = "exit 2 without a message"
+
+
+def _findings(case: Case, out: str, err: str) -> list[dict]:
+    if case.command[0] == "validate":
+        try:
+            return json.loads(out)["findings"]
+        except (ValueError, KeyError, TypeError):
+            pass
+    found = []
+    for match in _FINDING_LINE.finditer(out + "\n" + err):
+        found.append({"file": match["file"], "line": int(match["line"] or 0),
+                      "code": match["code"], "severity": match["severity"],
+                      "message": ""})
+    return found
+
+
+def _has_lines(work: Path, file: str) -> bool:
+    """Is ``file`` a regular, readable, non-empty text file (so a finding on it has a line)?"""
+    path = Path(file) if os.path.isabs(file) else work / file
+    try:
+        if path.is_symlink() or not path.is_file():
+            return False
+        data = path.read_bytes()[:1_000_000]
+    except OSError:
+        return False
+    return bool(data.strip())
+
+
+# --- the campaign -----------------------------------------------------------------------------
+
+_SOURCES: dict[str, Source] = {}
+
+
+def _init_worker() -> None:
+    """Import pnp once per worker: every forked case starts warm."""
+    import importlib
+
+    from generator.fonts import FONT_FILES, font_name
+
+    for module in ("generator.cli", "generator.build", "generator.localecheck"):
+        importlib.import_module(module)
+    for style in FONT_FILES:
+        font_name(style)
+    _SOURCES.update({s.folder.name: s for s in shipped_sources()})
+
+
+def _run_number(arguments: tuple[int, int]) -> Outcome:
+    seed, number = arguments
+    case, rng = make_case(seed, number, list(_SOURCES.values()))
+    return run_case(case, rng, _SOURCES)
+
+
+def campaign(seed: int, numbers: list[int], jobs: int,
+             report: Callable[[Outcome], None] | None = None) -> list[Outcome]:
+    outcomes: list[Outcome] = []
+    if jobs <= 1:
+        _init_worker()
+        for number in numbers:
+            outcome = _run_number((seed, number))
+            outcomes.append(outcome)
+            if report:
+                report(outcome)
+        return outcomes
+    context = multiprocessing.get_context("fork")
+    with context.Pool(jobs, initializer=_init_worker, maxtasksperchild=200) as pool:
+        for outcome in pool.imap_unordered(_run_number, [(seed, n) for n in numbers],
+                                           chunksize=4):
+            outcomes.append(outcome)
+            if report:
+                report(outcome)
+    return outcomes
+
+
+def table(outcomes: list[Outcome], seconds: float) -> str:
+    counts = Counter(c for outcome in outcomes for c in outcome.classes)
+    commands = Counter(" ".join(o.case.command[:2]) if o.case.command[0] == "i18n"
+                       else o.case.command[0] for o in outcomes)
+    kinds = Counter(o.case.kind for o in outcomes)
+    attacks = Counter(o.case.attack.split(":")[0] for o in outcomes)
+    exits = Counter(o.exit_code for o in outcomes)
+    cpu = sorted(o.cpu_seconds for o in outcomes)
+    rss = max((o.max_rss_kb for o in outcomes), default=0)
+    lines = [f"cases tried: {len(outcomes)} in {seconds:.0f} s",
+             "failures by class:"]
+    lines += [f"  {name:<10} {counts.get(name, 0)}" for name in CLASSES]
+    lines.append(f"  {'total':<10} {sum(1 for o in outcomes if o.classes)}")
+    lines.append("commands: " + ", ".join(f"{k} {v}" for k, v in sorted(commands.items())))
+    lines.append("files attacked: " + ", ".join(f"{k} {v}" for k, v in sorted(kinds.items())))
+    lines.append("mutators: " + ", ".join(f"{k} {v}" for k, v in sorted(attacks.items())))
+    lines.append("exit codes: " + ", ".join(f"{k} {v}" for k, v in sorted(
+        exits.items(), key=lambda kv: str(kv[0]))))
+    if cpu:
+        lines.append(f"CPU per case: median {cpu[len(cpu) // 2]:.2f} s, max {cpu[-1]:.2f} s; "
+                     f"peak RSS {rss / 1024:.0f} MiB")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cases", type=int, default=3000)
+    parser.add_argument("--start", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--case", type=int, default=None, help="replay one case")
+    parser.add_argument("--keep", action="store_true", help="keep the case's folder")
+    args = parser.parse_args(argv)
+    if args.case is not None:
+        _init_worker()
+        case, rng = make_case(args.seed, args.case, list(_SOURCES.values()))
+        outcome = run_case(case, rng, _SOURCES, keep=args.keep)
+        print(json.dumps({"case": vars(case), "classes": outcome.classes,
+                          "exit": outcome.exit_code, "cpu": round(outcome.cpu_seconds, 2),
+                          "detail": outcome.detail}, ensure_ascii=False, indent=2))
+        return 1 if outcome.classes else 0
+    started = time.monotonic()
+    done = 0
+
+    def report(outcome: Outcome) -> None:
+        nonlocal done
+        done += 1
+        if outcome.classes:
+            print(f"case {outcome.case.number} [{', '.join(outcome.classes)}] "
+                  f"{outcome.case.source}/{outcome.case.target} {outcome.case.attack} "
+                  f"{' '.join(outcome.case.command)}: {outcome.detail[:400]}", flush=True)
+        if done % 250 == 0:
+            print(f"... {done} cases, {time.monotonic() - started:.0f} s", flush=True)
+
+    numbers = list(range(args.start, args.start + args.cases))
+    outcomes = campaign(args.seed, numbers, args.jobs, report)
+    print(table(outcomes, time.monotonic() - started))
+    return 1 if any(o.classes for o in outcomes) else 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))
+    sys.exit(main())

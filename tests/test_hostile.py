@@ -1,0 +1,581 @@
+"""Hostile input (issue 13): every defect the fuzz campaign found, one regression test per class.
+
+Each test builds the attack, runs pnp on it and checks the located finding (or usage error) that
+must come out instead of a crash, a hang, an internal error or a silent loss. Limits are those of
+generator.limits; the fuzz suite (test_fuzz.py, ``make fuzz``) keeps the whole space covered.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import CWNB, ROOT, SHIP, run_pnp, write_pack
+
+from generator import limits
+from generator.findings import Finding
+from generator.validate import validate
+
+COMMANDER = ROOT / "cards" / "commander"
+EXPANSION = ROOT / "cards" / "cwnb-expansion"
+
+
+def codes(findings: list[Finding]) -> list[str]:
+    return sorted(f.code for f in findings)
+
+
+def the(findings: list[Finding], code: str) -> Finding:
+    matching = [f for f in findings if f.code == code]
+    assert len(matching) == 1, [f.as_text() for f in findings]
+    return matching[0]
+
+
+def where(finding: Finding) -> tuple[str, int, int]:
+    return Path(finding.location.file).name, finding.location.line, finding.location.column
+
+
+@pytest.fixture
+def cwnb(tmp_path: Path) -> Path:
+    """A writable copy of the shipped CWNB pack."""
+    return Path(shutil.copytree(CWNB, tmp_path / "cwnb"))
+
+
+def run_limited(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """pnp in a process held to 1 GiB of address space, as the budget says."""
+    code = ("import resource, sys; resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30)); "
+            "from generator.cli import main; sys.argv = ['pnp'] + sys.argv[1:]; main()")
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
+                          cwd=ROOT, timeout=timeout)
+
+
+def assert_clean_exit(result: subprocess.CompletedProcess[str], code: int) -> None:
+    assert result.returncode == code, (result.returncode, result.stdout[-2000:],
+                                       result.stderr[-2000:])
+    assert "internal error" not in result.stderr and "Traceback" not in result.stderr
+
+
+# --- YAML: nesting, constructors, aliases, control characters ---------------------------------
+
+@pytest.mark.parametrize("text", [
+    "cards: " + "[" * 40_000 + "]" * 40_000 + "\n",  # was SIGSEGV in libyaml's composer
+    "cards: " + "[" * 1_000 + "]" * 1_000 + "\n",    # was RecursionError
+    "cards:\n" + "".join("  " * i + "- \n" for i in range(1, 200)),
+    "cards: " + "{a: " * 5_000 + "1" + "}" * 5_000 + "\n",
+])
+def test_deep_nesting_is_a_located_finding(tmp_path, text):
+    pack = write_pack(tmp_path / "p", {"deep.yaml": text})
+    result = run_limited("validate", str(pack), "--format", "json")
+    assert_clean_exit(result, 1)
+    (finding,) = json.loads(result.stdout)["findings"]
+    assert finding["code"] == "yaml-too-deep"
+    assert finding["line"] >= 1 and finding["column"] >= 1
+
+
+@pytest.mark.parametrize(("value", "code"), [
+    ("9" * 4301, "number-too-large"),
+    ("123456789012345678901", "number-too-large"),
+    ("-9007199254740993", "number-too-large"),
+    ("2024-02-30", "yaml-bad-value"),
+    ("!!bool maybe", "yaml-bad-value"),
+    ("!!int 12x", "yaml-bad-value"),
+    ("!!timestamp word", "yaml-bad-value"),
+    ("!!float abc", "yaml-bad-value"),
+    ("!!binary a", "yaml-bad-value"),
+    ("!!python/object:os.system x", "yaml-bad-value"),
+    ("!custom thing", "yaml-bad-value"),
+    (".nan", "number-not-finite"),
+    ("-.inf", "number-not-finite"),
+])
+def test_values_the_constructor_cannot_make_are_findings(make_pack, value, code):
+    findings = validate(make_pack({"bad.yaml": f"cards: []\nx:\n  y: {value}\n"})).findings
+    assert where(the(findings, code)) == ("bad.yaml", 3, 6)
+
+
+@pytest.mark.parametrize("text", ["cards: &a [*a]\n", "cards: &a {x: [1, *a]}\n"])
+def test_recursive_alias_is_refused_where_it_recurses(make_pack, text):
+    finding = the(validate(make_pack({"loop.yaml": text})).findings, "yaml-recursive-alias")
+    assert where(finding)[1] == 1 and where(finding)[2] > 10
+
+
+def test_alias_nesting_cannot_exceed_the_depth_limit(make_pack):
+    nested = "[" * 60 + "1" + "]" * 60
+    text = f"a: &a {nested}\nb: &b {'[' * 60}*a{']' * 60}\ncards: []\n"
+    finding = the(validate(make_pack({"x.yaml": text})).findings, "yaml-too-deep")
+    assert where(finding)[1] >= 1
+
+
+@pytest.mark.parametrize(("raw", "line", "column", "char"), [
+    (b"cards: []\nx: \"a\x01b\"\n", 2, 6, "U+0001"),
+    ("cards: []\n# Привет\nx: \"a\x00b\"\n".encode(), 3, 6, "U+0000"),
+    (b"cards: []\nx: y\n\x1b", 3, 1, "U+001B"),
+])
+def test_control_characters_are_located(make_pack, raw, line, column, char):
+    finding = the(validate(make_pack({"c.yaml": raw})).findings, "yaml-control-character")
+    assert where(finding) == ("c.yaml", line, column)
+    assert char in finding.message
+
+
+def test_a_million_character_card_name_is_refused_at_its_place(make_pack):
+    text = "cards:\n" + SHIP.format(id="a").replace("Test Ship", "x" * 1_000_000)
+    finding = the(validate(make_pack({"ships.yaml": text})).findings, "string-too-long")
+    assert where(finding) == ("ships.yaml", 4, 11)
+    assert str(limits.MAX_STRING_CHARS) in finding.message
+
+
+@pytest.mark.parametrize(("name", "kind"), [("ships.yaml", "card-file"),
+                                            ("game.yaml", "manifest"),
+                                            ("glossary.yaml", "glossary"),
+                                            ("locales/ru.po", "catalog")])
+def test_a_200_mb_file_is_refused_by_its_size(cwnb, name, kind):
+    with open(cwnb / name, "r+b") as handle:
+        handle.truncate(200 * limits.MiB)  # sparse: nothing is written, nothing is read
+    if name == "game.yaml":
+        findings = validate(cwnb).findings
+    else:
+        from generator.localecheck import check_locale
+        result = validate(cwnb)
+        findings = result.findings + (check_locale(result.card_set, result.game, "ru",
+                                                   layout=False) if result.card_set else [])
+    finding = the(findings, "file-too-large")
+    assert Path(finding.location.file).name == Path(name).name
+    assert str(limits.FILE_BYTES[kind]) in finding.message
+
+
+# --- PO catalogs and the glossary -------------------------------------------------------------
+
+def ru_findings(pack: Path) -> list[Finding]:
+    from generator.localecheck import check_locale
+
+    result = validate(pack)
+    assert result.card_set is not None
+    return check_locale(result.card_set, result.game, "ru", layout=False)
+
+
+@pytest.mark.parametrize(("text", "code", "line"), [
+    ('msgid ""\nmsgstr ""\n\nmsgid "a\nmsgstr "b"\n', "po-syntax", 4),
+    ('msgid ""\nmsgstr ""\n\nmsgid "a"\nmsgstr "b"\nnonsense\n', "po-syntax", 6),
+    ('msgid ""\nmsgstr ""\n\nmsgid "a"\nmsgstr "b"\n"c"d"\n', "po-syntax", 6),
+    ('msgid ""\nmsgstr "Content-Type: text/plain; charset=BOGUS\\n"\n', "po-charset", 2),
+])
+def test_broken_catalogs_are_located_findings(cwnb, text, code, line):
+    (cwnb / "locales" / "ru.po").write_text(text, encoding="utf-8")
+    finding = the(ru_findings(cwnb), code)
+    assert where(finding)[:2] == ("ru.po", line)
+
+
+def test_charset_header_that_contradicts_the_bytes_stops_the_build(cwnb, tmp_path):
+    po = cwnb / "locales" / "ru.po"
+    po.write_bytes(po.read_bytes().replace(b"charset=UTF-8", b"charset=ISO-8859-1"))
+    finding = the(ru_findings(cwnb), "po-charset-mismatch")
+    assert where(finding)[0] == "ru.po" and where(finding)[1] > 0
+    result = run_pnp("build", str(cwnb), "--locale", "ru", "--out", str(tmp_path / "out"))
+    assert_clean_exit(result, 1)
+    assert not (tmp_path / "out").exists()  # no mojibake deck
+
+
+def test_bytes_that_are_not_the_declared_utf8_are_located(cwnb):
+    po = cwnb / "locales" / "ru.po"
+    po.write_bytes(po.read_bytes().replace("Атака".encode(), "Атака".encode("koi8-r"), 1))
+    finding = the(ru_findings(cwnb), "not-utf8")
+    assert where(finding)[1] > 1 and where(finding)[2] >= 1
+
+
+def test_a_5_mb_msgstr_is_refused_without_memory_blow_up(cwnb):
+    po = cwnb / "locales" / "ru.po"
+    huge = "word " * 1_000_000
+    po.write_text(po.read_text(encoding="utf-8") + f'\nmsgctxt "x"\nmsgid "y"\nmsgstr "{huge}"\n',
+                  encoding="utf-8")
+    result = run_limited("validate", str(cwnb), "--locale", "ru", "--format", "json")
+    assert_clean_exit(result, 1)
+    (finding,) = [f for f in json.loads(result.stdout)["findings"]
+                  if f["code"] == "string-too-long"]
+    assert finding["line"] > 1
+
+
+def test_a_message_over_many_lines_is_refused_before_polib_joins_them(cwnb):
+    po = cwnb / "locales" / "ru.po"
+    lines = '"abcdefgh"\n' * 400_000  # 4.4 MB in one message: polib took 133 s
+    po.write_text(po.read_text(encoding="utf-8") + f'\nmsgid "y"\nmsgstr ""\n{lines}',
+                  encoding="utf-8")
+    finding = the(ru_findings(cwnb), "string-too-long")
+    assert where(finding)[1] > 1
+
+
+@pytest.mark.parametrize(("text", "code"), [
+    ("terms: [{en: x, ru: 5}]\n", "bad-value"),
+    ("terms: 7\n", "wrong-type"),
+    ("- a\n- b\n", "not-a-mapping"),
+    ("terms: [{ru: [a]}]\n", "missing-field"),
+    ("terms: [{en: x, ru: [a], colour: red}]\n", "unknown-field"),
+])
+def test_broken_glossaries_are_located_findings(cwnb, text, code):
+    (cwnb / "glossary.yaml").write_text(text, encoding="utf-8")
+    finding = the(ru_findings(cwnb), code)
+    assert where(finding)[0] == "glossary.yaml" and where(finding)[1] >= 1
+
+
+def test_an_alias_bomb_in_the_glossary_is_refused(cwnb):
+    lines = ["a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1]"]
+    for prev, name in zip("abcdefgh", "bcdefghi", strict=True):
+        lines.append(f"{name}: &{name} [" + ", ".join([f"*{prev}"] * 9) + "]")
+    (cwnb / "glossary.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert where(the(ru_findings(cwnb), "yaml-too-large"))[0] == "glossary.yaml"
+
+
+def test_glossary_check_scales_with_text_not_terms_times_texts(cwnb):
+    from generator.localecheck import read_glossary
+
+    entries = "".join(f"  - {{en: term{i}, ru: [t{i}]}}\n"
+                      for i in range(limits.MAX_GLOSSARY_TERMS))
+    (cwnb / "glossary.yaml").write_text("terms:\n" + entries, encoding="utf-8")
+    terms = read_glossary(cwnb).terms("ru")
+    assert len(terms) == limits.MAX_GLOSSARY_TERMS
+    assert {t.source for t in terms.used_in("use Term7 and term1999, not term19x")} == \
+        {"term7", "term1999"}
+    (cwnb / "glossary.yaml").write_text("terms:\n" + entries + "  - {en: one, ru: [more]}\n",
+                                        encoding="utf-8")
+    read_glossary.cache_clear()
+    assert "too-many-terms" in codes(ru_findings(cwnb))
+
+
+# --- one loader, one policy: links, pipes, unreadable files ----------------------------------
+
+def test_a_dangling_card_file_is_reported_not_skipped(cwnb):
+    (cwnb / "ships.yaml").unlink()
+    (cwnb / "ships.yaml").symlink_to("gone.yaml")
+    finding = the(validate(cwnb).findings, "broken-link")
+    assert Path(finding.location.file).name == "ships.yaml"
+
+
+def test_a_named_pipe_is_refused_without_blocking(cwnb):
+    os.mkfifo(cwnb / "fleet.yaml")
+    (cwnb / "more").mkdir()
+    os.mkfifo(cwnb / "more" / "ships.yml")
+    findings = validate(cwnb).findings
+    assert [(f.code, Path(f.location.file).name) for f in findings] == [
+        ("not-a-file", "fleet.yaml"), ("not-a-file", "ships.yml")]
+
+
+def test_links_inside_the_pack_are_read_and_links_outside_refused(cwnb, tmp_path):
+    (cwnb / "store").mkdir()
+    shutil.move(cwnb / "ships.yaml", cwnb / "store" / "ships.txt")
+    (cwnb / "ships.yaml").symlink_to("store/ships.txt")  # a link inside the pack: read
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "x.yaml").write_text("cards: []\n", encoding="utf-8")
+    (cwnb / "linked-out").symlink_to(outside)
+    (cwnb / "loop").symlink_to(".")
+    result = validate(cwnb)
+    assert codes(result.findings) == ["link-loop", "path-escape"]
+    assert len(result.card_set.cards) == len(validate(CWNB).card_set.cards)
+
+
+@pytest.mark.parametrize("name", ["game.yaml", "glossary.yaml", "locales/ru.po"])
+def test_pack_files_linking_outside_are_refused(cwnb, tmp_path, name):
+    secret = tmp_path / "secret"
+    secret.write_bytes((cwnb / name).read_bytes())
+    (cwnb / name).unlink()
+    (cwnb / name).symlink_to(secret)
+    if name == "game.yaml":
+        findings = validate(cwnb).findings
+    else:
+        result = validate(cwnb)
+        findings = result.findings + ru_findings(cwnb)
+    assert "path-escape" in codes(findings)
+
+
+def test_an_unreadable_card_file_and_folder_are_findings(cwnb, monkeypatch):
+    (cwnb / "sub").mkdir()
+    (cwnb / "sub" / "more.yaml").write_text("cards: []\n", encoding="utf-8")
+    real_open, real_scandir = os.open, os.scandir
+
+    def denied_open(path, *args, **kwargs):
+        if str(path).endswith("ships.yaml"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, *args, **kwargs)
+
+    def denied_scandir(path="."):
+        if str(path).endswith(os.sep + "sub"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "open", denied_open)  # root reads anything: simulate the refusal
+    monkeypatch.setattr(os, "scandir", denied_scandir)
+    findings = validate(cwnb).findings
+    assert sorted((f.code, Path(f.location.file).name) for f in findings) == [
+        ("unreadable", "ships.yaml"), ("unreadable", "sub")]
+    assert all("Permission denied" in f.message for f in findings)
+
+
+def test_the_same_pack_given_twice_is_read_once(tmp_path):
+    result = validate(CWNB, (EXPANSION, EXPANSION, Path(str(EXPANSION) + "/"), CWNB))
+    assert len(result.card_set.expansions) == 1
+    assert [f.code for f in result.findings if f.severity == "warning"].count(
+        "pack-given-twice") == 3
+    ids = [card.id for card in result.card_set.cards]
+    assert len(ids) == len(set(ids))
+
+
+# --- names that end in a newline -------------------------------------------------------------
+
+GAME = "pack: {pack}\ngame: cwnb\nname: T\nsource_locale: en\nlocales: {locales}\n" \
+       "set_mark: anchor\n"
+
+
+@pytest.mark.parametrize(("ships", "game", "field"), [
+    ("cards:\n" + SHIP.format(id='"ship-a\\n"'), GAME.format(pack="p", locales="[en]"), "id"),
+    ("cards: []\n", GAME.format(pack='"p\\n"', locales="[en]"), "pack"),
+    ("cards: []\n", GAME.format(pack="p", locales='[en, "ru\\n"]'), "locales"),
+])
+def test_ids_packs_and_locales_may_not_end_in_a_newline(tmp_path, ships, game, field):
+    pack = write_pack(tmp_path / "p", {"ships.yaml": ships}, game)
+    finding = the(validate(pack).findings, "bad-format")
+    assert f"'{field}'" in finding.message
+    assert "\\n" in finding.message and "\\Z" not in finding.message  # shown as ECMA: $
+
+
+# --- options ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("option", [["--back-offset", "nan,nan"], ["--back-offset", "inf,0"],
+                                    ["--back-offset", "1,2,3"], ["--bleed", "nan"],
+                                    ["--margin", "nan"], ["--gutter", "inf"],
+                                    ["--margin", "-1"]])
+def test_non_finite_or_out_of_range_options_are_usage_errors(tmp_path, option):
+    result = run_pnp("build", str(CWNB), *option, "--out", str(tmp_path / "out"))
+    assert_clean_exit(result, 2)
+    assert "Invalid value" in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+# --- safe writes -----------------------------------------------------------------------------
+
+def test_i18n_update_that_cannot_write_keeps_the_catalog_whole(cwnb, monkeypatch):
+    from generator import safewrite
+    from generator.errors import UsageError
+    from generator.i18n import pack_messages, update
+    from generator.pack import load_pack
+
+    po = cwnb / "locales" / "ru.po"
+    before = po.read_bytes()
+
+    def disk_full(fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(safewrite.os, "fsync", disk_full)
+    pack = load_pack(cwnb).pack
+    with pytest.raises(UsageError, match="No space left"):
+        update(pack, pack_messages(pack, include_labels=True))
+    assert po.read_bytes() == before
+    assert sorted(p.name for p in po.parent.iterdir()) == sorted(
+        p.name for p in (CWNB / "locales").iterdir())
+
+
+def test_i18n_update_refuses_to_overwrite_a_broken_catalog(cwnb):
+    po = cwnb / "locales" / "ru.po"
+    po.write_text(po.read_text(encoding="utf-8") + "\nbroken line\n", encoding="utf-8")
+    before = po.read_bytes()
+    result = run_pnp("i18n", "update", str(cwnb))
+    assert_clean_exit(result, 1)
+    assert "ru.po:" in result.stderr and "po-syntax" in result.stderr
+    assert po.read_bytes() == before
+
+
+def test_leftovers_of_killed_builds_are_removed_carefully(tmp_path):
+    from generator.outdir import atomic_folder
+
+    parent = tmp_path / "out"
+    parent.mkdir()
+    stale = [parent / ".a4.tmp-dead1", parent / ".a4.old-dead2"]
+    for folder in stale:
+        (folder / "sub").mkdir(parents=True)
+        (folder / "sub" / "fronts.pdf").write_bytes(b"%PDF")
+        os.chmod(folder / "sub", 0o555)  # a read-only old output
+    foreign = parent / ".a4.tmp-notours"
+    foreign.mkdir()
+    if os.getuid() == 0:  # only root can give a folder away: then it is not ours to remove
+        os.chown(foreign, 12345, -1)
+    keep = tmp_path / "keep"
+    keep.mkdir()
+    (parent / ".a4.tmp-link").symlink_to(keep)
+    (parent / ".letter.tmp-other").mkdir()
+    with atomic_folder(parent / "a4") as scratch:
+        (scratch / "x").write_text("new", encoding="utf-8")
+    left = sorted(p.name for p in parent.iterdir())
+    expected = [".a4.tmp-link", ".letter.tmp-other", "a4"]
+    if os.getuid() == 0:
+        expected.insert(1, ".a4.tmp-notours")
+    assert left == expected
+    assert keep.is_dir()
+
+
+def test_a_build_killed_while_writing_is_cleaned_up_by_the_next(tmp_path):
+    out = tmp_path / "out"
+    target = out / "cwnb" / "en" / "a4"
+    process = subprocess.Popen([sys.executable, "-m", "generator", "build", str(CWNB), "--out",
+                                str(out), "-q"], cwd=ROOT, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and process.poll() is None:
+        if target.parent.is_dir() and any(p.name.startswith(".a4.tmp-")
+                                          for p in target.parent.iterdir()):
+            process.send_signal(signal.SIGKILL)
+            break
+        time.sleep(0.01)
+    process.wait()
+    if process.returncode == 0:
+        pytest.skip("the build finished before it could be killed")
+    assert any(p.name.startswith(".a4.tmp-") for p in target.parent.iterdir())
+    result = run_pnp("build", str(CWNB), "--out", str(out), "-q")
+    assert_clean_exit(result, 0)
+    assert sorted(p.name for p in target.parent.iterdir()) == ["a4"]
+
+
+def test_concurrent_swaps_into_one_folder_all_succeed_and_it_never_goes_missing(tmp_path):
+    import threading
+
+    from generator.outdir import atomic_folder
+
+    target = tmp_path / "out" / "a4"
+    with atomic_folder(target) as scratch:
+        (scratch / "n").write_text("0", encoding="utf-8")
+    missing: list[int] = []
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.is_set():
+            if not target.is_dir():
+                missing.append(1)
+
+    def build(n: int) -> None:
+        for _ in range(40):
+            with atomic_folder(target) as scratch:
+                (scratch / "n").write_text(str(n), encoding="utf-8")
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    builders = [threading.Thread(target=build, args=(n,)) for n in (1, 2)]
+    for thread in builders:
+        thread.start()
+    for thread in builders:
+        thread.join()
+    done.set()
+    watcher.join()
+    assert not missing
+    assert (target / "n").read_text(encoding="utf-8") in {"1", "2"}
+    assert sorted(p.name for p in target.parent.iterdir()) == ["a4"]
+
+
+def test_two_builds_into_one_out_both_succeed(tmp_path):
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "generator", "build", str(CWNB), "--out", str(out), "-q"]
+    processes = [subprocess.Popen(command, cwd=ROOT, stderr=subprocess.PIPE, text=True)
+                 for _ in range(2)]
+    for process in processes:
+        _, err = process.communicate(timeout=300)
+        assert process.returncode == 0, err
+    assert sorted(p.name for p in (out / "cwnb" / "en").iterdir()) == ["a4"]
+
+
+# --- validate agrees with build --------------------------------------------------------------
+
+def test_plain_validate_reports_a_glyph_that_build_would_stop_on(cwnb, tmp_path):
+    ships = cwnb / "ships.yaml"
+    ships.write_text(ships.read_text(encoding="utf-8").replace("Kiev", "Kiev \u4e2d", 1),
+                     encoding="utf-8")
+    validated = run_pnp("validate", str(cwnb), "--format", "json")
+    assert_clean_exit(validated, 1)
+    (finding,) = [f for f in json.loads(validated.stdout)["findings"]
+                  if f["code"] == "missing-glyph"]
+    assert finding["line"] > 0 and finding["file"].endswith("ships.yaml")
+    built = run_pnp("build", str(cwnb), "--out", str(tmp_path / "out"))
+    assert_clean_exit(built, 1)
+    assert "missing-glyph" in built.stderr
+
+
+# --- findings have positions ----------------------------------------------------------------
+
+def test_label_translation_findings_point_at_the_label(cwnb):
+    po = cwnb / "locales" / "ru.po"
+    text = po.read_text(encoding="utf-8")
+    start = text.index('msgctxt "label"')
+    entry_end = text.index("\n\n", start)
+    po.write_text(text[:start] + text[entry_end + 2:], encoding="utf-8")
+    labels = [f for f in ru_findings(cwnb) if f.code == "missing-translation" and f.card is None]
+    assert labels
+    assert all(f.location.line > 0 and f.location.column > 0 for f in labels)
+
+
+# --- bounded time and memory ----------------------------------------------------------------
+
+def test_text_fitting_work_grows_linearly_with_a_long_word(monkeypatch):
+    from generator.layout import textfit
+
+    measured: list[int] = []
+    real = textfit.string_width_mm
+
+    def counting(text: str, style: str, size: float) -> float:
+        measured.append(len(text))
+        return real(text, style, size)
+
+    monkeypatch.setattr(textfit, "string_width_mm", counting)
+    work = []
+    for n in (2_800, 5_600):
+        measured.clear()
+        textfit.fit_text.cache_clear()
+        fitted = textfit.fit_text(("противолодочная" * 1000)[:n], 50.0, 20.0, "regular", 8.0,
+                                  6.0, "ru")
+        assert not fitted.fits
+        work.append(sum(measured))
+    assert work[1] <= 2.5 * work[0]  # linear (it was cubic: 23 s, then 158 s)
+
+
+def test_text_fitting_work_is_bounded_by_the_box_for_long_texts(monkeypatch):
+    from generator.layout import textfit
+
+    counts: list[int] = []
+    real = textfit._Measurer.pieces
+
+    def counting(self, word):
+        counts.append(1)
+        return real(self, word)
+
+    monkeypatch.setattr(textfit._Measurer, "pieces", counting)
+    words = []
+    for n in (1_000, 5_000):
+        counts.clear()
+        textfit.fit_text.cache_clear()
+        fitted = textfit.fit_text(" ".join(["слово"] * n), 50.0, 20.0, "regular", 8.0, 6.0,
+                                  "ru")
+        assert not fitted.fits and fitted.overflow_mm > 100
+        words.append(len(counts))
+    assert words[1] == words[0]  # the box's capacity, not the text's length
+
+
+def test_a_huge_release_size_stays_within_a_gibibyte(tmp_path):
+    pack = Path(shutil.copytree(COMMANDER, tmp_path / "commander"))
+    game = pack / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace("release_size: 71",
+                                                             "release_size: 100000000"),
+                    encoding="utf-8")
+    result = run_limited("validate", str(pack), "--format", "json")
+    assert_clean_exit(result, 1)
+    assert "commander-serial-total" in result.stdout
+
+
+def test_card_and_copy_limits_are_findings(make_pack, monkeypatch):
+    from generator import validate as validate_module
+
+    text = "cards:\n" + "".join(SHIP.format(id=f"s{i}") for i in range(5))
+    pack = make_pack({"ships.yaml": text})
+    monkeypatch.setattr(validate_module, "MAX_CARDS", 4)
+    assert "too-many-cards" in codes(validate(pack).findings)
+    monkeypatch.setattr(validate_module, "MAX_CARDS", 100)
+    monkeypatch.setattr(validate_module, "MAX_COPIES", 4)
+    assert "too-many-copies" in codes(validate(pack).findings)
