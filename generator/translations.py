@@ -21,8 +21,10 @@ Catalog = dict[tuple[str, str], str]
 _CACHE: dict[str, tuple[tuple[int, int], Catalog]] = {}
 
 
-def _catalog(path: Path) -> Catalog:
-    """One PO file's translations, read once per version of the file."""
+def _catalog(pack_root: Path, locale: str) -> Catalog:
+    """One PO file's translations, read once per version of the file (what cannot be read of
+    it is reported by the locale checks, not here)."""
+    path = pack_root / "locales" / f"{locale}.po"
     try:
         stat = path.stat()
     except OSError:
@@ -30,11 +32,7 @@ def _catalog(path: Path) -> Catalog:
     version = (stat.st_mtime_ns, stat.st_size)
     cached = _CACHE.get(str(path))
     if cached is None or cached[0] != version:
-        try:
-            catalog = load_catalog(path)
-        except (OSError, ValueError, UnicodeError):
-            catalog = {}
-        cached = _CACHE[str(path)] = (version, catalog)
+        cached = _CACHE[str(path)] = (version, load_catalog(pack_root, locale)[0])
     return cached[1]
 
 
@@ -52,7 +50,7 @@ def printed_texts(card_set: CardSet, card: Card, attribute: str
         if locale == manifest.source_locale:
             continue
         for pack in card_set.packs:
-            translated = _catalog(pack.root / "locales" / f"{locale}.po").get((context, source))
+            translated = _catalog(pack.root, locale).get((context, source))
             if translated:
                 yield locale, translated
                 break

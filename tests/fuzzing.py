@@ -79,7 +79,8 @@ def shipped_sources() -> list[Source]:
     for name, folder in folders.items():
         data = manifests[name]
         files: dict[str, list[str]] = {"manifest": ["game.yaml"], "card": [], "catalog": [],
-                                       "glossary": [], "deck": [], "table": [], "image": []}
+                                       "glossary": [], "deck": [], "table": [], "image": [],
+                                       "template": [], "font": []}
         for path in sorted(folder.rglob("*")):
             relative = path.relative_to(folder).as_posix()
             if not path.is_file() or relative == "game.yaml":
@@ -95,7 +96,11 @@ def shipped_sources() -> list[Source]:
                 files["table"].append(relative)
             elif path.suffix in {".png", ".jpg", ".jpeg", ".webp", ".svg"}:
                 files["image"].append(relative)
-            elif path.suffix in {".yaml", ".yml"} and top not in {"templates", "schemas"}:
+            elif path.suffix in {".ttf", ".otf"}:
+                files["font"].append(relative)
+            elif top == "templates" and path.suffix in {".yaml", ".yml"}:
+                files["template"].append(relative)
+            elif path.suffix in {".yaml", ".yml"} and top != "schemas":
                 files["card"].append(relative)
         base = by_pack.get(data.get("extends")) if data.get("extends") else None
         locales = tuple(str(x) for x in (data.get("locales") or [data.get("source_locale")]))
@@ -341,7 +346,7 @@ def make_case(seed: int, number: int, sources: list[Source]) -> tuple[Case, rand
         attack = "fs"
     elif kind == "catalog":
         attack = rng.choice(["bytes", "po", "po"])
-    elif kind in {"card", "manifest", "glossary", "deck"}:
+    elif kind in {"card", "manifest", "glossary", "deck", "template"}:
         attack = rng.choice(["bytes", "yaml", "yaml", "yaml-attack"])
     else:
         attack = "bytes"
