@@ -26,6 +26,7 @@ from urllib.parse import unquote, urlsplit
 
 from generator.errors import UsageError
 from generator.pack import card_files, display_path
+from generator.packfiles import PackFolder
 from generator.proof.collect import BLEED_MM, Proof, collect
 from generator.proof.facememo import FaceMemo
 from generator.proof.page import PICTURES, page_version, render_page
@@ -95,7 +96,8 @@ class ProofState:
         cards = set()
         for root in (self.pack, *self.expansions):
             with suppress(OSError):
-                cards.update(path.resolve() for path in card_files(Path(root))[0])
+                cards.update(file.path.resolve()
+                             for file in card_files(PackFolder(Path(root)))[0])
         return all(path in cards or path.suffix in (".po", ".pot") for path in changed)
 
     def rebuild(self, changed: set[Path] | None = None,
