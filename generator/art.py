@@ -32,6 +32,9 @@ class ArtInfo:
     width: float
     height: float
     vector: bool
+    #: an SVG that paints with ``currentColor``: a template's colour (or an inline icon's text
+    #: colour) decides that paint, so one file serves every palette and the ink-saver variant
+    tintable: bool = False
 
     @property
     def aspect(self) -> float:
@@ -76,7 +79,8 @@ def art_info(path: Path) -> ArtInfo:
                          f"the limit is {MAX_ART_BYTES // (1024 * 1024)} MB")
     if suffix in VECTOR_SUFFIXES:
         drawing = svg_drawing(path)
-        return ArtInfo(path, float(drawing.width), float(drawing.height), vector=True)
+        return ArtInfo(path, float(drawing.width), float(drawing.height), vector=True,
+                       tintable=b"currentColor" in path.read_bytes())
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", PILImage.DecompressionBombWarning)
@@ -99,9 +103,11 @@ def art_info(path: Path) -> ArtInfo:
 
 
 @cache
-def svg_drawing(path: Path):
-    """The SVG as a ReportLab drawing (vectors); raises ArtProblem when svglib cannot read it."""
-    from svglib.svglib import svg2rlg
+def svg_drawing(path: Path, color: str | None = None):
+    """The SVG as a ReportLab drawing (vectors), its ``currentColor`` painted ``color`` when one
+    is given (as if the root element said ``color="..."``); raises ArtProblem when svglib
+    cannot read it."""
+    from svglib.svglib import SvgRenderer, load_svg_file
 
     text = path.read_bytes()
     if b"<!ENTITY" in text or b"<!entity" in text:
@@ -110,7 +116,10 @@ def svg_drawing(path: Path):
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            drawing = svg2rlg(str(path))
+            root = load_svg_file(str(path))
+            if root is not None and color is not None:
+                root.set("color", color)
+            drawing = SvgRenderer(str(path)).render(root) if root is not None else None
     except Exception as exc:  # svglib raises whatever its XML and CSS parsers raise
         raise ArtProblem("art-unreadable", f"'{path.name}' is not a readable SVG "
                          f"({type(exc).__name__})") from None

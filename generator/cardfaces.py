@@ -55,6 +55,8 @@ def lay_out_cards(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm:
     assert game.faces is not None
     palette = game.palette("ink_saver" if ink_saver else "normal")
     widgets = {"set_mark": set_mark_widget, **game.faces.widgets}
+    icons = game.icon_painters()
+    art_root = game.art_folder()
     result = CardFaces()
     for card in card_set.cards:
         values: dict[str, object] | None = None
@@ -72,7 +74,8 @@ def lay_out_cards(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm:
                           "set_mark_label": manifest.set_mark_label}
             ctx = FaceContext(palette=palette, manifest=manifest, locale=localizer.locale,
                               label=localizer.label, widgets=widgets,
-                              icons=game.faces.icons, bleed_mm=bleed_mm)
+                              icons=icons, bleed_mm=bleed_mm, art_root=art_root,
+                              art_checked=game.data is not None)
             if game.data is not None:
                 game.data.prepare(ctx, card)
             try:

@@ -23,6 +23,7 @@ from generator.layout.engine import FaceLayout
 from generator.layout.ops import Arc, Circle, Image, Line, Op, Polygon, Rect, Text
 
 FaceKey = tuple[str, str]
+ArtKey = tuple[str, str | None]  # an SVG file and the colour its currentColor paints
 
 # Compressed streams are written as binary: ASCII85 wrapping makes files 25 % bigger and costs a
 # third of the build time, for 7-bit mail transport nobody uses for print files.
@@ -38,10 +39,10 @@ class OpPainter:
     """Draws ops on a canvas in a frame whose top edge is at ``height_mm``."""
 
     def __init__(self, canvas: Canvas, height_mm: float,
-                 vector_forms: dict[str, str] | None = None) -> None:
+                 vector_forms: dict[ArtKey, str] | None = None) -> None:
         self.c = canvas
         self.h = height_mm
-        #: SVG file -> the PDF form it was drawn into once (see SheetRenderer.prepare_art)
+        #: (SVG file, colour) -> the PDF form it was drawn into once (SheetRenderer.prepare_art)
         self.vector_forms = vector_forms if vector_forms is not None else {}
 
     def y(self, y_mm: float) -> float:
@@ -135,13 +136,17 @@ class OpPainter:
             path.rect(cx * mm, self.y(cy + ch), cw * mm, ch * mm)
             c.clipPath(path, stroke=0, fill=0)
         x, y = op.x * mm, self.y(op.y + op.h)
+        if op.angle:
+            c.translate(x, y)
+            c.rotate(op.angle)
+            x = y = 0.0
         if op.vector:
             from generator.art import svg_drawing
 
-            drawing = svg_drawing(Path(op.path))
+            drawing = svg_drawing(Path(op.path), op.color)
             c.translate(x, y)
             c.scale(op.w * mm / float(drawing.width), op.h * mm / float(drawing.height))
-            form = self.vector_forms.get(op.path)
+            form = self.vector_forms.get((op.path, op.color))
             if form is not None:
                 c.doForm(form)
             else:  # a painter outside a sheet (e.g. one card per page): draw it in place
@@ -183,25 +188,26 @@ class SheetRenderer:
         self.canvas.setAuthor("pnp")
         self.canvas.setCreator("pnp print-and-play generator")
         self.form_names: dict[FaceKey, str] = {}
-        self.vector_forms: dict[str, str] = {}
+        self.vector_forms: dict[ArtKey, str] = {}
 
     def _prepare_art(self, ops: list[Op]) -> None:
-        """Draw each SVG file into a form of its own before the face form that uses it (PDF
-        forms cannot be begun inside one another)."""
+        """Draw each SVG file (in each colour it is painted) into a form of its own before the
+        face form that uses it (PDF forms cannot be begun inside one another)."""
         from generator.art import svg_drawing
 
         for op in ops:
-            if not isinstance(op, Image) or not op.vector or op.path in self.vector_forms:
+            if not isinstance(op, Image) or not op.vector \
+                    or (op.path, op.color) in self.vector_forms:
                 continue
             from reportlab.graphics import renderPDF
 
-            drawing = svg_drawing(Path(op.path))
+            drawing = svg_drawing(Path(op.path), op.color)
             name = f"art{len(self.vector_forms)}"
             self.canvas.beginForm(name, lowerx=0, lowery=0, upperx=float(drawing.width),
                                   uppery=float(drawing.height))
             renderPDF.draw(drawing, self.canvas, 0, 0)
             self.canvas.endForm()
-            self.vector_forms[op.path] = name
+            self.vector_forms[(op.path, op.color)] = name
 
     def _form(self, key: FaceKey) -> str:
         name = self.form_names.get(key)

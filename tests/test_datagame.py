@@ -267,12 +267,19 @@ def test_bad_kind_schema_and_bad_template_are_located_findings(tmp_path: Path) -
 
 def test_cel_conditions_in_templates_choose_what_is_drawn() -> None:
     from generator.layout.engine import condition_holds
+    from generator.layout.template import TemplateError
 
-    values = {"has_damage": True, "damage": 3, "name": "Torpedo"}
+    values = {"has_damage": True, "damage": 3, "name": "Torpedo", "caliber": None}
     assert condition_holds("has_damage", values)
     assert condition_holds("damage > 2 && name.startsWith('Tor')", values)
     assert not condition_holds("self.damage > 5", values)
-    assert not condition_holds("self.nothing > 5", values)  # an error does not hold
+    # a value the card lacks (None) is absent, as a data card's missing field
+    assert not condition_holds("has(self.caliber)", values)
+    assert condition_holds("has(self.damage)", values)
+    # over face values the templates are a built-in game's own: a condition that cannot be
+    # evaluated is a bug to hear of, not an element silently left out
+    with pytest.raises(TemplateError, match="no field 'nothing'"):
+        condition_holds("self.nothing > 5", values)
 
 
 def test_has_guards_optional_fields_in_rules() -> None:

@@ -10,7 +10,7 @@ from conftest import run_pnp
 
 from generator.cardfaces import lay_out_cards
 from generator.i18n import label_messages, pack_messages, status, update
-from generator.layout.ops import Polygon, Rect, Text
+from generator.layout.ops import Image, Text
 from generator.layout.textfit import PT_TO_MM, fit_text
 from generator.localecheck import check_locale, localizer_for
 from generator.pack import load_pack
@@ -177,24 +177,12 @@ def test_inline_icon_sits_on_the_baseline_at_text_size(mini):
     line = [op for op in ops if isinstance(op, Text) and op.text.startswith("A ship with")]
     (first,) = line
     size_mm = first.size_pt * PT_TO_MM
-    after_text = [op for op in ops if isinstance(op, Polygon | Rect)
-                  and first.x < _left(op) < first.x + 40 and abs(_bottom(op) - first.y) < 1.0]
-    assert after_text, "no icon drawn next to the text"
-    for op in after_text:
-        assert _bottom(op) <= first.y + 0.05
-        assert _top(op) >= first.y - size_mm - 0.05
-
-
-def _left(op):
-    return min(p[0] for p in op.points) if isinstance(op, Polygon) else op.x
-
-
-def _bottom(op):
-    return max(p[1] for p in op.points) if isinstance(op, Polygon) else op.y + op.h
-
-
-def _top(op):
-    return min(p[1] for p in op.points) if isinstance(op, Polygon) else op.y
+    (icon,) = [op for op in ops if isinstance(op, Image) and first.x < op.x < first.x + 40
+               and abs(op.y + op.h - first.y) < 1.0]
+    assert icon.path.endswith("gun-5in.svg") and icon.vector
+    assert icon.y + icon.h == pytest.approx(first.y, abs=1e-6)
+    assert icon.y >= first.y - size_mm
+    assert icon.color == "#1b1b1b"  # the text's colour paints the icon's currentColor
 
 
 def test_update_and_status_track_new_fuzzy_and_obsolete_messages(mini):
@@ -229,15 +217,33 @@ def test_every_label_printed_is_a_catalog_message():
     assert used_labels and used_labels <= extracted, used_labels - extracted
 
 
-@pytest.mark.parametrize("name", sorted(__import__("generator.games.cwnb.widgets",
-                                                   fromlist=["ICONS"]).ICONS))
-def test_every_inline_icon_stays_between_baseline_and_cap_height(name):
-    from generator.games.cwnb.widgets import ICONS
+def _builtin_icons() -> list[tuple[str, str]]:
+    from generator.layout.icons import icon_files
+    from generator.resources import builtin_game_templates
 
-    baseline, size_mm = 50.0, 3.0
-    ops = ICONS[name](10.0, baseline, size_mm, "#000000")
-    shapes = [op for op in ops if isinstance(op, Polygon | Rect)]
-    assert ops
-    for op in shapes:
-        assert _bottom(op) <= baseline + 1e-6
-        assert _top(op) >= baseline - size_mm - 1e-6
+    return [(game, name) for game in ("cwnb", "gwas", "commander")
+            for name in icon_files(builtin_game_templates(game))]
+
+
+@pytest.mark.parametrize(("game", "name"), _builtin_icons())
+def test_every_inline_icon_sits_on_the_baseline_below_the_text_size(game, name):
+    """An icon file's drawing stays inside its viewBox, reaches down to the viewBox's bottom
+    edge, and the painter puts that edge on the baseline, no taller than the text's size and
+    inside the advance the line breaker reserved for it."""
+    from generator.art import svg_drawing
+    from generator.layout.icons import folder_icons
+    from generator.layout.textfit import ICON_WIDTH
+    from generator.resources import builtin_game_templates
+
+    folder = builtin_game_templates(game)
+    x, baseline, size_mm = 10.0, 50.0, 3.0
+    (icon,) = folder_icons(folder)[name](x, baseline, size_mm, "#123456")
+    assert isinstance(icon, Image) and icon.vector
+    assert icon.y + icon.h == pytest.approx(baseline, abs=1e-9)
+    assert icon.y >= baseline - size_mm
+    assert x <= icon.x and icon.x + icon.w <= x + ICON_WIDTH * size_mm + 1e-9
+    drawing = svg_drawing(folder / "icons" / f"{name}.svg")
+    left, bottom, right, top = drawing.getBounds()
+    width, height = float(drawing.width), float(drawing.height)
+    assert left >= -1e-6 and right <= width + 1e-6 and top <= height + 1e-6
+    assert -1e-6 <= bottom <= 0.1 * height + 1e-6, "the drawing floats above the baseline"

@@ -18,12 +18,13 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
-from generator.art import ArtProblem, art_info, resolve
+from generator.art import ArtProblem, resolve
 from generator.cel import compile_expression, to_cel, truthy_condition
 from generator.findings import Finding, error
 from generator.fonts import pack_font_style
 from generator.games.base import CardKind, Faces, Game
-from generator.layout.ops import Image, Op
+from generator.layout.icons import icon_files, svg_icon
+from generator.layout.ops import Op
 from generator.layout.template import Template, register_template_folder
 from generator.location import Location
 from generator.model import Card, CardSize
@@ -35,7 +36,6 @@ from .rules import DataRule, RuleContext, check_rules, compile_rules, sample_car
 from .templates import TemplateScope, builtin_fonts, load_data_template
 
 TEMPLATES_DIR = "templates"
-ICONS_DIR = "icons"
 DEFAULT_PALETTE = MappingProxyType({"ink": "#000000", "paper": "#ffffff",
                                     "white": "#ffffff", "black": "#000000"})
 _ID_SCHEMA = {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$"}
@@ -113,7 +113,7 @@ class DataGame:
         return values
 
     def icon_painters(self) -> dict[str, Callable[..., list[Op]]]:
-        return {f"icon-{name}": _icon_painter(path) for name, path in self.icons.items()}
+        return {f"icon-{name}": svg_icon(path) for name, path in self.icons.items()}
 
 
 def card_activation(card: Card) -> dict[str, Any]:
@@ -122,21 +122,6 @@ def card_activation(card: Card) -> dict[str, Any]:
     activation = {name: to_cel(value) for name, value in fields.items()}
     activation["self"] = to_cel(fields)
     return activation
-
-
-def _icon_painter(path: Path) -> Callable[..., list[Op]]:
-    def paint(x: float, baseline: float, size_mm: float, color: str) -> list[Op]:
-        try:
-            info = art_info(path)
-        except ArtProblem:
-            return []
-        height = size_mm * 0.9
-        width = min(height * info.aspect, size_mm * 1.1)
-        height = width / info.aspect
-        return [Image(x + (size_mm * 1.15 - width) / 2, baseline - height, width, height,
-                      str(path), info.vector)]
-
-    return paint
 
 
 # --- reading game.yaml -------------------------------------------------------------------------
@@ -195,15 +180,6 @@ def _fonts(data: Mapping[str, Any], root: Path, doc: YamlDocument
             findings.append(error("bad-font", f"'{path}' is not a usable TrueType font ({exc})",
                                   where))
     return fonts, findings
-
-
-def _icons(root: Path) -> dict[str, Path]:
-    folder = root / ICONS_DIR
-    if not folder.is_dir():
-        return {}
-    real = root.resolve()
-    return {p.stem: p.resolve() for p in sorted(folder.glob("*.svg"))
-            if p.is_file() and p.resolve().is_relative_to(real)}
 
 
 def _templates(kinds: dict[str, KindDefinition], raw_kinds: Mapping[str, Any], root: Path,
@@ -270,7 +246,7 @@ def load_data_game(doc: YamlDocument, root: Path) -> tuple[Game | None, list[Fin
     palette = MappingProxyType({**DEFAULT_PALETTE, **(data.get("palette") or {})})
     fonts, problems = _fonts(data, root, doc)
     findings += problems
-    icons = _icons(root)
+    icons = dict(icon_files(root))
     scope_args = {"game": name, "root": root, "palette": palette, "fonts": fonts,
                   "icons": frozenset(icons)}
     templates, problems = _templates(kinds, raw_kinds, root, scope_args, doc)

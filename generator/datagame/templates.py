@@ -18,7 +18,8 @@ from generator.art import ArtProblem, art_info, resolve
 from generator.cel import CelProblem, compile_expression
 from generator.findings import Finding, error
 from generator.fonts import FONT_FILES
-from generator.layout.template import PLAIN_NAME, Element, Template, parse_template
+from generator.layout.engine import text_angle
+from generator.layout.template import PLAIN_NAME, Element, Template, TemplateError, parse_template
 from generator.location import Location
 from generator.packfiles import PackFolder
 from generator.yamlsource import YamlDocument
@@ -81,6 +82,10 @@ def _element_problems(element: Element, scope: TemplateScope) -> list[tuple[str,
         except CelProblem as problem:
             problems.append((prop, problem.message))
     if element.type == "text":
+        try:
+            text_angle(element.get("rotate", 0))
+        except TemplateError as problem:
+            problems.append(("rotate", str(problem)))
         for prop in ("text", "label"):
             if element.get(prop) is not None:
                 problems += [(prop, p) for p in _check_text(str(element.get(prop)), scope)]

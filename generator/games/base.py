@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from generator.deck import Deck
@@ -40,7 +41,8 @@ class Faces:
     back_template: Callable[[Card], str]
     values: Callable[[Card, FieldText, LabelText], dict[str, object]]
     widgets: Mapping[str, Callable[..., list]]
-    icons: Mapping[str, Callable[..., list]]
+    #: inline icons drawn by code; a built-in game's ``icons/*.svg`` are added to them
+    icons: Mapping[str, Callable[..., list]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +66,25 @@ class Game:
         from generator.layout.template import load_template
 
         return load_template(self.name, name)
+
+    def art_folder(self) -> Path:
+        """The folder a template's ``image`` paths and ``icons/`` are in: a data game's pack,
+        a built-in game's template folder (which the wheel ships with its SVG files)."""
+        if self.data is not None:
+            return self.data.root
+        from generator.resources import builtin_game_templates
+
+        return builtin_game_templates(self.name)
+
+    def icon_painters(self) -> Mapping[str, Callable[..., list]]:
+        """Inline icons by token name: a built-in game's ``icons/<name>.svg`` are ``{name}``
+        (the tokens its card files have always used), a data game's are ``{icon-<name>}``."""
+        assert self.faces is not None
+        if self.data is not None:
+            return self.faces.icons
+        from generator.layout.icons import folder_icons
+
+        return {**folder_icons(self.art_folder()), **self.faces.icons}
 
     def palette(self, variant: str = "normal") -> Mapping[str, str]:
         if self.data is not None:

@@ -53,8 +53,12 @@ class FaceContext:
     problems: list[TextProblem] = field(default_factory=list)
     #: a ``when:``/``unless:`` CEL condition -> its value for this card (None: face values)
     condition: Callable[[str], bool] | None = None
-    #: the folder that ``image`` paths are relative to (a pack), None where no art is drawn
+    #: the folder that ``image`` paths are relative to (a data game's pack, a built-in game's
+    #: template folder), None where no art is drawn
     art_root: Path | None = None
+    #: a data game's art problems are findings of validation, so art that cannot be drawn is
+    #: left out here; a built-in game's art is ours, and a missing file is a template error
+    art_checked: bool = True
 
     def fit(self, text: str, width_mm: float, height_mm: float, style: str, size_pt: float,
             min_size_pt: float, what: str) -> FittedText:
@@ -100,21 +104,30 @@ def substitute(text: str, values: Mapping[str, object]) -> str:
 def condition_holds(expression: str, values: Mapping[str, object],
                     condition: Callable[[str], bool] | None = None) -> bool:
     """A bare name reads a face value; anything else is CEL over the card (``condition``, for
-    a data game) or over the face values (``self`` and bare names)."""
+    a data game) or over the face values (``self`` and bare names). Over face values (a
+    built-in game's own templates) a condition that fails to evaluate is a template error, not
+    a silently hidden element."""
     if PLAIN_NAME.fullmatch(expression):
         return bool(values.get(expression))
     if condition is not None:
         return condition(expression)
-    from generator.cel import CelProblem, compile_expression, to_cel, truthy_condition
+    from generator.cel import CelProblem, compile_expression, describe_error, is_error, to_cel
 
     try:
         compiled = compile_expression(expression)
     except CelProblem as problem:
         raise TemplateError(f"when/unless: {problem.message}") from None
-    activation = {name: to_cel(value) for name, value in values.items()
+    # a value the card does not have (None) is absent, as a data card's missing field is:
+    # ``has(self.damage)`` asks for it, and reading it anyway makes the condition false
+    present = {name: value for name, value in values.items() if value is not None}
+    activation = {name: to_cel(value) for name, value in present.items()
                   if PLAIN_NAME.fullmatch(name)}
-    activation["self"] = to_cel(dict(values))
-    return truthy_condition(compiled)(activation)
+    activation["self"] = to_cel(present)
+    value = compiled.evaluate(activation)
+    if is_error(value) or not isinstance(value, bool):
+        detail = describe_error(value) if is_error(value) else f"gives {value!r}, not true/false"
+        raise TemplateError(f"when/unless {expression!r}: {detail}")
+    return value
 
 
 def visible(element: Element, values: Mapping[str, object],
@@ -174,8 +187,10 @@ def _text_element(element: Element, values: Mapping[str, object], ctx: FaceConte
         return
     font = str(element.get("font", "regular"))
     size = float(element.get("size", 8))
-    fitted = fit_text(content, element.box[2], element.box[3], font, size,
-                      float(element.get("min_size", size)),
+    angle = text_angle(element.get("rotate", 0))
+    _, _, w, h = element.box
+    box = (0.0, 0.0, h, w) if angle else element.box  # a turned text runs along the height
+    fitted = fit_text(content, box[2], box[3], font, size, float(element.get("min_size", size)),
                       ctx.locale if element.get("hyphenate", True) else None)
     raw = str(element.get("text", ""))
     single = _VALUE.fullmatch(raw)
@@ -185,12 +200,41 @@ def _text_element(element: Element, values: Mapping[str, object], ctx: FaceConte
         layout.problems.append(TextProblem(field_name, fitted.overflow_mm, fitted.size_pt,
                                            box=element.box))
     color = ctx.color(element.get("color", "ink")) or "#000000"
-    ops, unknown = text_ops(fitted, element.box, str(element.get("align", "left")),
+    ops, unknown = text_ops(fitted, box, str(element.get("align", "left")),
                             str(element.get("valign", "top")), font, color, ctx.icons)
-    layout.ops.extend(ops)
+    layout.ops.extend([turned(op, element.box, angle) for op in ops] if angle else ops)
     for name in unknown:
         layout.problems.append(TextProblem(field_name, 0.0, fitted.size_pt, "unknown-icon", name,
                                            box=element.box))
+
+
+ROTATIONS = (0, 90, -90)
+
+
+def text_angle(raw: object) -> int:
+    """``rotate:`` of a text element: 90 reads bottom to top, -90 top to bottom."""
+    if raw not in ROTATIONS or isinstance(raw, bool):
+        raise TemplateError(f"rotate is {raw!r}; a text turns by 90 (reading upwards) or -90 "
+                            "(reading downwards)")
+    return int(raw)  # type: ignore[arg-type]
+
+
+def turned(op: Op, box: Box, angle: int) -> Op:
+    """An op laid out in a turned text's own frame (x along the line, y down its lines, origin
+    at the frame's top-left) placed on the card: a quarter turn about the element's box."""
+    x, y, w, h = box
+
+    def place(u: float, v: float) -> tuple[float, float]:
+        return (x + v, y + h - u) if angle == 90 else (x + w - v, y + u)
+
+    if isinstance(op, Text):
+        px, py = place(op.x, op.y)
+        return replace(op, x=px, y=py, angle=float(angle))
+    if isinstance(op, Image):  # an inline icon turns about its bottom-left corner
+        px, py = place(op.x, op.y + op.h)
+        return replace(op, x=px, y=py - op.h, angle=float(angle))
+    raise TemplateError(f"a turned text cannot hold this inline icon ({type(op).__name__}); "
+                        "icons drawn from SVG files turn with their text")
 
 
 _SIDES = ("top", "right", "bottom", "left")
@@ -232,11 +276,30 @@ def _image_element(element: Element, values: Mapping[str, object], ctx: FaceCont
     src = substitute(str(element.get("src", "")), values)
     try:
         info = art.art_info(art.resolve(ctx.art_root, src))
-    except (art.ArtProblem, OSError):
-        return
+    except (art.ArtProblem, OSError) as exc:
+        if ctx.art_checked:
+            return
+        raise TemplateError(f"image '{src}': {getattr(exc, 'message', exc)}") from None
     clip = _bleed_box(element.box, element.get("bleed"), ctx.bleed_mm)
     x, y, w, h = art.placement(info, clip, str(element.get("fit", "cover")))
-    layout.ops.append(Image(x, y, w, h, str(info.path), info.vector, clip))
+    tint = ctx.color(element.get("color")) if info.tintable else None
+    layout.ops.append(Image(x, y, w, h, str(info.path), info.vector, clip, tint))
+
+
+def art_image(ctx: FaceContext, src: str, x: float, y: float, width: float,
+              color: str | None = None) -> Image:
+    """A widget's art file (relative to the game's art folder) ``width`` wide at (x, y), as
+    tall as its proportions say; ``color`` paints its currentColor."""
+    from generator import art
+
+    if ctx.art_root is None:
+        raise TemplateError("art needs a game folder")
+    try:
+        info = art.art_info(art.resolve(ctx.art_root, src))
+    except art.ArtProblem as problem:
+        raise TemplateError(f"art '{src}': {problem.message}") from None
+    return Image(x, y, width, width / info.aspect, str(info.path), info.vector,
+                 color=color if info.tintable else None)
 
 
 def _element_ops(element: Element, values: Mapping[str, object], ctx: FaceContext,

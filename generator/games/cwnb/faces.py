@@ -64,17 +64,14 @@ def _ship_values(ship: Ship, text: FieldText, label: LabelText) -> dict[str, obj
         "air_defense": ship.air_defense,
         "air_defense_text": "3 + 3" if ship.has_aegis else (str(ship.air_defense)
                                                            if ship.air_defense else ""),
-        "has_air_defense": ship.air_defense is not None,
         "is_submarine": ship.is_submarine,
-        "is_surface": not ship.is_submarine,
-        "is_carrier": ship.is_carrier,
-        "is_hunter": "hunter" in ship.traits,
         # printed reference values come from the engine's own constants (7.13, 12.7)
         "hunter_note": substitute(label("{bonus} to hit passive submarines"),
                                   {"bonus": f"{HUNTER_BONUS:+d}"}),
         "crippled_points": CRIPPLED_POINTS,
+        "traits": list(ship.traits),
         "traits_text": "  ".join(traits),
-        "has_traits": bool(traits),
+        # the silhouette drawn: art/profile-<shape>.svg
         "shape": "submarine" if ship.is_submarine else "carrier" if ship.is_carrier else "ship",
     }
 
@@ -89,18 +86,12 @@ def _action_values(action: Action, text: FieldText, label: LabelText) -> dict[st
         "category_label": label(CATEGORY_LABELS[category]),
         "damage": action.damage,
         "damage_text": f"\u2212{action.damage}" if action.damage else "",
-        "has_damage": action.damage is not None,
         "caliber": action.caliber,
         "missile_class": action.missile_class,
         "chance_to_hit": chance_range(action.chance_to_hit),
         "chance_vs_active": chance_range(action.chance_vs_active),
         "chance_vs_passive": chance_range(action.chance_vs_passive),
         "chance_by_row": action.chance_by_row,
-        "has_chance": action.chance_to_hit is not None,
-        "has_sub_chances": action.chance_vs_active is not None,
-        "has_passive_only": action.chance_vs_passive is not None
-        and action.chance_vs_active is None,
-        "has_rows": action.chance_by_row is not None,
         "carrier_modified": action.action in CARRIER_MODIFIED,
     }
 
@@ -112,6 +103,5 @@ def face_values(card: Card, text: FieldText, label: LabelText) -> dict[str, obje
     if isinstance(card, Action):
         return _action_values(card, text, label)
     if isinstance(card, PlayerOrder):
-        name = text(card, "name") if card.name else ""
-        return {"order": card.order, "name": name, "has_name": bool(name)}
+        return {"order": card.order, "name": text(card, "name") if card.name else ""}
     return {}

@@ -1,41 +1,41 @@
-"""Template widgets and inline icons of CWNB cards (what a plain rect or text cannot draw)."""
+"""Template widgets of CWNB cards: what depends on how many things a card has (weapon
+platforms, rows of chances) or on the engine's own tables (the Action Card Summary). Symbols are
+SVG files of the game's template folder (``icons/``, ``art/``); the rest of a face is template
+data."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
 from generator.fonts import string_width_mm
-from generator.games.cwnb import icons
 from generator.games.cwnb.faces import chance_range
 from generator.games.cwnb.playrules import AIR_DEFENSE_RATING, summary_rows
-from generator.layout.engine import FaceContext, IconPainter, text_ops
+from generator.layout.engine import FaceContext, art_image, text_ops
 from generator.layout.ops import Line, Op, Rect, Text
-from generator.layout.symbols import anchor_icon, set_mark_widget
+from generator.layout.textfit import PT_TO_MM
 
 Box = tuple[float, float, float, float]
 Options = Mapping[str, object]
-
-CATEGORY_COLORS = {"attack": ("attack",), "defense": ("defense",), "special": ("special",),
-                   "asw": ("attack", "defense")}
 
 
 def _ink(ctx: FaceContext, options: Options, default: str = "ink") -> str:
     return ctx.color(options.get("color", default)) or "#000000"
 
 
-def _chip(x: float, y: float, h: float, kind: str, detail: str, ink: str,
+def _chip(ctx: FaceContext, x: float, y: float, h: float, kind: str, detail: str, ink: str,
           caption: str) -> tuple[list[Op], float]:
     """One weapon platform: an outlined tag with its symbol and (localized) caliber or class."""
     icon = h * 0.78
     pad = h * 0.11
     if kind == "gun":
-        ops = icons.gun(x + pad, y + pad, icon, detail, ink)
-        label_pt = h * 0.46 * icons.PT_PER_MM
+        ops: list[Op] = [art_image(ctx, f"icons/gun-{detail}.svg", x + pad, y + pad, icon, ink)]
+        label_pt = h * 0.46 / PT_TO_MM
         ops.append(Text(x + pad + icon + 0.6, y + h * 0.68, caption, "narrow-bold", label_pt,
                         ink))
         width = pad + icon + 0.6 + string_width_mm(caption, "narrow-bold", label_pt) + pad
     else:
-        ops = icons.missile(x + pad, y + pad, icon, detail, ink)
+        ops = [art_image(ctx, f"icons/missile-{detail.lower()}.svg", x + pad, y + pad, icon,
+                         ink)]
         width = pad + icon + pad
     ops.insert(0, Rect(x, y, width, h, stroke=ink, width_pt=0.5, radius=h * 0.2))
     return ops, width
@@ -75,82 +75,16 @@ def platforms(values: Mapping[str, object], box: Box, options: Options,
         for detail in details:
             if kind in {"gun", "missile"}:
                 caption = ctx.label(f"caliber:{detail}") if kind == "gun" else detail
-                chip, width = _chip(cursor, top, chip_h, kind, detail, ink, caption)
+                chip, width = _chip(ctx, cursor, top, chip_h, kind, detail, ink, caption)
                 ops += chip
                 cursor += width + 1.2
             elif kind == "air":
-                ops += icons.aircraft(cursor, top, chip_h, ink)
+                ops.append(art_image(ctx, "icons/air-strike.svg", cursor, top, chip_h, ink))
                 cursor += chip_h + 1.0
             else:
-                ops += icons.torpedo(cursor, top, chip_h * 1.4, ink)
+                ops.append(art_image(ctx, "art/torpedo.svg", cursor, top, chip_h * 1.4, ink))
                 cursor += chip_h * 1.4 + 1.0
     return ops
-
-
-def air_defense(values: Mapping[str, object], box: Box, options: Options,
-                ctx: FaceContext) -> list[Op]:
-    text = str(values.get("air_defense_text") or "")
-    if not text:
-        return []
-    x, y, w, h = box
-    return icons.air_defense_badge(x, y, w, h, text, _ink(ctx, options, "defense"))
-
-
-def silhouette(values: Mapping[str, object], box: Box, options: Options,
-               ctx: FaceContext) -> list[Op]:
-    x, y, w, h = box
-    return icons.profile(x, y, w, h, str(values.get("shape", "ship")),
-                         _ink(ctx, options, "silhouette"))
-
-
-def category_bar(values: Mapping[str, object], box: Box, options: Options,
-                 ctx: FaceContext) -> list[Op]:
-    """The left-edge bar (rules 7, 8, 9) with a shape and a word, for grey printers too."""
-    x, y, w, h = box
-    category = str(values.get("category", "special"))
-    colors = [ctx.color(name) or "#000000" for name in CATEGORY_COLORS[category]]
-    bleed = ctx.bleed_mm
-    ops: list[Op] = []
-    part = (h + 2 * bleed) / len(colors)
-    for index, color in enumerate(colors):
-        ops.append(Rect(x - bleed, y - bleed + index * part, w + bleed, part, fill=color))
-    white = "#ffffff"
-    mark = w * 0.7
-    mx, my = x + (w - mark) / 2, y + 14.0
-    if category in {"attack", "asw"}:
-        ops += icons.arrow(mx, my, mark, white)
-    if category in {"defense", "asw"}:
-        ops += icons.shield(mx, my + (mark + 1.5 if category == "asw" else 0), mark, white)
-    if category == "special":
-        ops += icons.star(mx, my, mark, white)
-    label = str(values.get("category_label", "")).upper()
-    room = h - 6.0 - (my - y + 2 * mark + 3.0)  # from the bottom margin up to the symbols
-    ctx.fit(label, room, 3.0, "bold", 6.5, 6.5, "category label")
-    ops.append(Text(x + w * 0.68, y + h - 6.0, label, "bold", 6.5, white, "left", angle=90))
-    return ops
-
-
-def action_symbol(values: Mapping[str, object], box: Box, options: Options,
-                  ctx: FaceContext) -> list[Op]:
-    """The big symbol in the middle of an action card."""
-    x, y, w, h = box
-    size = min(w, h)
-    sx, sy = x + (w - size) / 2, y + (h - size) / 2
-    ink = _ink(ctx, options, "symbol")
-    action = str(values.get("action"))
-    if action == "gun":
-        return icons.gun(sx, sy, size, str(values.get("caliber")), ink)
-    if action == "missile":
-        return icons.missile(sx, sy, size, str(values.get("missile_class")), ink)
-    if action in {"land_air_strike", "bomber_strike", "air_cover", "crew_efficiency"}:
-        return icons.aircraft(sx, sy, size, ink)
-    if action in {"torpedo", "asw"}:
-        return icons.torpedo(sx, sy, size, ink)
-    if action in {"evasive", "ecm", "damage_control"}:
-        return icons.shield(sx, sy, size, ink)
-    if action == "additional_ship":
-        return icons.profile(x, sy, w, size, "ship", ink)
-    return icons.star(sx, sy, size, ink)
 
 
 def _rows(pairs: list[tuple[str, str]], box: Box, ink: str, ctx: FaceContext) -> list[Op]:
@@ -173,15 +107,15 @@ def chance_table(values: Mapping[str, object], box: Box, options: Options,
     """Chance to hit on a d6: one line, or one per target state or row."""
     ink = _ink(ctx, options)
     pairs: list[tuple[str, str]] = []
-    if values.get("has_sub_chances"):
+    if values.get("chance_vs_active"):
         pairs.append((ctx.label("vs active submarine"), str(values["chance_vs_active"])))
         pairs.append((ctx.label("vs passive submarine"), str(values["chance_vs_passive"])))
-    elif values.get("has_passive_only"):
+    elif values.get("chance_vs_passive"):
         pairs.append((ctx.label("vs passive submarine"), str(values["chance_vs_passive"])))
-    elif values.get("has_rows"):
+    elif values.get("chance_by_row"):
         for row, top in enumerate(values.get("chance_by_row") or (), start=1):
             pairs.append((substitute_row(ctx.label("Row {row}"), row), chance_range(int(top))))
-    elif values.get("has_chance"):
+    elif values.get("chance_to_hit"):
         pairs.append((ctx.label("Chance to hit"), str(values["chance_to_hit"])))
     return _rows(pairs, box, ink, ctx)
 
@@ -223,45 +157,8 @@ def summary_table(values: Mapping[str, object], box: Box, options: Options,
     return ops
 
 
-def _gun_icon(caliber: str) -> IconPainter:
-    def paint(x: float, baseline: float, size_mm: float, color: str) -> list[Op]:
-        side = size_mm * 0.95
-        return icons.gun(x, baseline - side * 0.92, side, caliber, color)  # body ends at 0.92
-
-    return paint
-
-
-def _missile_icon(missile_class: str) -> IconPainter:
-    def paint(x: float, baseline: float, size_mm: float, color: str) -> list[Op]:
-        side = size_mm * 0.95
-        return icons.missile(x, baseline - side * 0.96, side, missile_class, color)  # fins 0.96
-
-    return paint
-
-
-def _air_icon(x: float, baseline: float, size_mm: float, color: str) -> list[Op]:
-    side = size_mm * 0.9
-    return icons.aircraft(x + size_mm * 0.05, baseline - side * 0.96, side, color)  # tail 0.96
-
-
-ICONS: Mapping[str, IconPainter] = {
-    "gun-3in": _gun_icon("3in"),
-    "gun-5in": _gun_icon("5in"),
-    "gun-16in": _gun_icon("16in"),
-    "missile-a": _missile_icon("A"),
-    "missile-b": _missile_icon("B"),
-    "missile-c": _missile_icon("C"),
-    "air-strike": _air_icon,
-    "anchor": anchor_icon,
-}
-
 WIDGETS = {
-    "set_mark": set_mark_widget,
     "platforms": platforms,
-    "air_defense": air_defense,
-    "silhouette": silhouette,
-    "category_bar": category_bar,
-    "action_symbol": action_symbol,
     "chance_table": chance_table,
     "summary_table": summary_table,
 }

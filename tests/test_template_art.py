@@ -1,0 +1,93 @@
+"""Template art for every game: SVG painted in palette colours (``currentColor``), icons in
+their text's colour, a set mark drawn from the game's icon, text turned a quarter."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pdfplumber
+import pytest
+
+from generator.cardfaces import lay_out_cards
+from generator.layout.ops import Image, Text
+from generator.localecheck import localizer_for
+from generator.validate import validate
+from tests.conftest import run_pnp
+from tests.test_datagame import copy_pack
+
+MARK = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" width="100" '
+        'height="100"><circle cx="50" cy="50" r="40" fill="currentColor"/>'
+        '<circle cx="50" cy="50" r="15" fill="#ffffff"/></svg>')
+SPELL = """\
+size_mm: [63.5, 88.9]
+elements:
+  - {type: rect, box: [0, 0, 63.5, 88.9], fill: paper, bleed: true}
+  - {type: image, box: [10, 10, 20, 20], src: icons/ember.svg, fit: contain, color: fire}
+  - {type: image, box: [35, 10, 20, 20], src: icons/ember.svg, fit: contain}
+  - {type: text, box: [4, 40, 55, 8], text: "{name} {icon-ember} {icon-flame}", size: 9,
+     color: white}
+  - {type: text, box: [2, 50, 4, 30], text: "{name}", font: bold, size: 7, rotate: 90}
+  - {type: widget, widget: set_mark, box: [56, 2, 5, 5], options: {color: fire}}
+"""
+
+
+@pytest.fixture
+def pack(tmp_path: Path) -> Path:
+    pack = copy_pack(tmp_path)
+    (pack / "icons" / "ember.svg").write_text(MARK, encoding="utf-8")
+    (pack / "templates" / "spell.yaml").write_text(SPELL, encoding="utf-8")
+    game = (pack / "game.yaml").read_text(encoding="utf-8")
+    (pack / "game.yaml").write_text(game.replace("card_size: poker\n",
+                                                 "card_size: poker\nset_mark: ember\n"),
+                                    encoding="utf-8")
+    return pack
+
+
+def _spell_ops(pack: Path):
+    checked = validate(pack)
+    assert checked.card_set is not None, checked.findings
+    faces = lay_out_cards(checked.card_set, checked.game,
+                          localizer_for(checked.card_set, "emberfall", "en"), 0.0)
+    (key,) = [k for k in faces.layouts if k[0] == "spell"][:1]
+    return faces.layouts[key].ops
+
+
+def test_current_color_takes_the_element_or_the_text_colour(pack: Path) -> None:
+    ops = _spell_ops(pack)
+    ember = [op for op in ops if isinstance(op, Image) and op.path.endswith("ember.svg")]
+    flame = [op for op in ops if isinstance(op, Image) and op.path.endswith("flame.svg")]
+    # image with color: fire; image without; inline icon in white text; the set mark
+    assert [op.color for op in ember] == ["#b3261e", None, "#ffffff", "#b3261e"]
+    assert [op.color for op in flame] == [None]  # no currentColor in it: drawn as it is
+    mark = ember[-1]
+    assert (mark.x, mark.y, mark.w, mark.h) == pytest.approx((56, 2, 5, 5))
+
+
+def test_a_turned_text_reads_upwards_along_its_box(pack: Path) -> None:
+    (turned,) = [op for op in _spell_ops(pack) if isinstance(op, Text) and op.angle]
+    assert turned.angle == 90
+    # starts at the box's bottom edge; its baseline a cap height right of the box's left edge
+    assert turned.y == pytest.approx(80.0)
+    assert turned.x == pytest.approx(2 + 7 * 25.4 / 72 * 0.74)
+
+
+def test_the_pdf_paints_the_art_in_the_palette_colour(pack: Path, tmp_path: Path) -> None:
+    result = run_pnp("build", str(pack), "--out", str(tmp_path / "out"), cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    fire = (0xb3 / 255, 0x26 / 255, 0x1e / 255)
+    with pdfplumber.open(tmp_path / "out" / "emberfall" / "en" / "a4" / "fronts.pdf") as pdf:
+        fills = {tuple(round(c, 3) for c in curve["non_stroking_color"] or ())
+                 for page in pdf.pages for curve in page.curves}
+    assert tuple(round(c, 3) for c in fire) in fills
+    assert (1.0, 1.0, 1.0) in fills or (1,) in fills
+
+
+def test_a_bad_rotation_is_a_located_template_finding(pack: Path, tmp_path: Path) -> None:
+    path = pack / "templates" / "spell.yaml"
+    path.write_text(SPELL.replace("rotate: 90", "rotate: 45"), encoding="utf-8")
+    result = run_pnp("validate", str(pack), "--format", "json", cwd=tmp_path)
+    found = [(f["code"], Path(f["file"]).name, f["line"]) for f in
+             json.loads(result.stdout)["findings"]]
+    assert ("bad-template", "spell.yaml", 8) in found
+    assert result.returncode == 1
