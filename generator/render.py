@@ -7,6 +7,7 @@ its trim plus the bleed on the sides that face the sheet's outer edge. Canvases 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
@@ -21,9 +22,10 @@ from generator.fonts import font_name
 from generator.impose import Page, Placement
 from generator.layout.engine import FaceLayout
 from generator.layout.ops import Arc, Circle, Image, Line, Op, Polygon, Rect, Text
+from generator.strokes import print_safe_drawing, print_safe_width
 
 FaceKey = tuple[str, str]
-ArtKey = tuple[str, str | None]  # an SVG file and the colour its currentColor paints
+ArtKey = tuple[str, str | None, float]  # SVG file, its currentColor, points per unit
 
 # Compressed streams are written as binary: ASCII85 wrapping makes files 25 % bigger and costs a
 # third of the build time, for 7-bit mail transport nobody uses for print files.
@@ -33,6 +35,18 @@ rl_config.useA85 = 0
 @cache
 def _color(value: str) -> HexColor:
     return HexColor(value)
+
+
+def _points_per_unit(op: Image, drawing: object) -> float:
+    """How long one unit of an SVG drawing is on paper where ``op`` places it."""
+    width, height = float(drawing.width), float(drawing.height)  # type: ignore[attr-defined]
+    return math.sqrt((op.w * mm / width) * (op.h * mm / height))
+
+
+def _art_key(op: Image, drawing: object) -> ArtKey:
+    """One form per SVG file, colour and placed size: strokes are made print-safe for that
+    size."""
+    return (op.path, op.color, round(_points_per_unit(op, drawing), 4))
 
 
 class OpPainter:
@@ -53,7 +67,7 @@ class OpPainter:
             self.c.setFillColor(_color(fill))
         if stroke:
             self.c.setStrokeColor(_color(stroke))
-            self.c.setLineWidth(width_pt)
+            self.c.setLineWidth(print_safe_width(width_pt))
         return (1 if fill else 0, 1 if stroke else 0)
 
     def draw(self, ops: Iterable[Op]) -> None:
@@ -146,13 +160,14 @@ class OpPainter:
             drawing = svg_drawing(Path(op.path), op.color)
             c.translate(x, y)
             c.scale(op.w * mm / float(drawing.width), op.h * mm / float(drawing.height))
-            form = self.vector_forms.get((op.path, op.color))
+            form = self.vector_forms.get(_art_key(op, drawing))
             if form is not None:
                 c.doForm(form)
             else:  # a painter outside a sheet (e.g. one card per page): draw it in place
                 from reportlab.graphics import renderPDF
 
-                renderPDF.draw(drawing, c, 0, 0)
+                renderPDF.draw(print_safe_drawing(drawing, _points_per_unit(op, drawing)), c,
+                               0, 0)
         else:
             c.drawImage(op.path, x, y, op.w * mm, op.h * mm, mask="auto")
         c.restoreState()
@@ -196,18 +211,21 @@ class SheetRenderer:
         from generator.art import svg_drawing
 
         for op in ops:
-            if not isinstance(op, Image) or not op.vector \
-                    or (op.path, op.color) in self.vector_forms:
+            if not isinstance(op, Image) or not op.vector:
+                continue
+            drawing = svg_drawing(Path(op.path), op.color)
+            key = _art_key(op, drawing)
+            if key in self.vector_forms:
                 continue
             from reportlab.graphics import renderPDF
 
-            drawing = svg_drawing(Path(op.path), op.color)
             name = f"art{len(self.vector_forms)}"
             self.canvas.beginForm(name, lowerx=0, lowery=0, upperx=float(drawing.width),
                                   uppery=float(drawing.height))
-            renderPDF.draw(drawing, self.canvas, 0, 0)
+            renderPDF.draw(print_safe_drawing(drawing, _points_per_unit(op, drawing)),
+                           self.canvas, 0, 0)
             self.canvas.endForm()
-            self.vector_forms[(op.path, op.color)] = name
+            self.vector_forms[key] = name
 
     def _form(self, key: FaceKey) -> str:
         name = self.form_names.get(key)
