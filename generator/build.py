@@ -102,14 +102,16 @@ def _write_pdf(path: Path, pages: list[Page], options: SheetOptions, title: str,
 
 def build(pack: Path, expansions: tuple[Path, ...], locale: str | None, options: SheetOptions,
           out_root: Path, ink_saver: bool = False, strict: bool = False,
-          deck: Path | None = None, progress: Progress | None = None) -> BuildResult:
+          deck: Path | None = None, progress: Progress | None = None,
+          allow_overflow: bool = False) -> BuildResult:
     """Validate, lay out, impose and write the sheets; with ``deck`` only that deck's cards, in
     its counts (the deck must pass the game's deck rules first). ``progress`` (off by default)
     counts cards laid out and pages drawn."""
     progress = progress or Progress("", 0, enabled=False)
     progress.relabel("laying out cards")
     preparation = prepare(pack, expansions, locale, options.bleed_mm, ink_saver=ink_saver,
-                          strict=strict, progress=progress)
+                          strict=strict, progress=progress,
+                          allow_overflow=allow_overflow)
     result = BuildResult(out_dir=None, findings=preparation.findings)
     ready = preparation.prepared
     if ready is None:

@@ -33,7 +33,7 @@ class CardFaces:
 
 
 def _report(layout: FaceLayout, card: Card, localizer: Localizer, side: str,
-            findings: list[Finding]) -> None:
+            findings: list[Finding], allow_overflow: bool) -> None:
     for problem in layout.problems:
         location = card.source.of(problem.field)
         if problem.kind == "unknown-icon":
@@ -41,7 +41,8 @@ def _report(layout: FaceLayout, card: Card, localizer: Localizer, side: str,
                                   "is not an icon this game draws", location, card.id,
                                   localizer.locale))
             continue
-        findings.append(warning(
+        # cut-off text must not print unnoticed: an error unless the user allows it
+        findings.append((warning if allow_overflow else error)(
             "text-overflow",
             f"{side} {problem.field} does not fit even at {problem.size_pt:g} pt: "
             f"{problem.overflow_mm:.1f} mm too long", location, card.id, localizer.locale))
@@ -49,9 +50,11 @@ def _report(layout: FaceLayout, card: Card, localizer: Localizer, side: str,
 
 def lay_out_cards(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm: float,
                   ink_saver: bool = False,
-                  on_card: Callable[[], None] | None = None) -> CardFaces:
+                  on_card: Callable[[], None] | None = None,
+                  allow_overflow: bool = False) -> CardFaces:
     """Lay out the front and back of every card of ``card_set`` in ``localizer``'s locale;
-    ``on_card`` is called after each card (a progress bar counts them)."""
+    ``on_card`` is called after each card (a progress bar counts them). A text that does not
+    fit is an error finding, a warning with ``allow_overflow``."""
     assert game.faces is not None
     palette = game.palette("ink_saver" if ink_saver else "normal")
     widgets = {"set_mark": set_mark_widget, **game.faces.widgets}
@@ -88,7 +91,7 @@ def lay_out_cards(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm:
                                              localizer.locale))
                 layout = FaceLayout(template.width_mm, template.height_mm)
             result.layouts[key] = layout
-            _report(layout, card, localizer, side, result.findings)
+            _report(layout, card, localizer, side, result.findings, allow_overflow)
         if on_card is not None:
             on_card()
     return result

@@ -106,12 +106,15 @@ PAPER_OPT = click.option("--paper", type=click.Choice(["a4", "letter", "a3", "le
               help="grey hairlines along every card edge on front pages")
 @click.option("--ink-saver", is_flag=True, help="white instead of full-bleed backgrounds")
 @click.option("--strict", is_flag=True, help="refuse to print a missing translation")
+@click.option("--allow-overflow", is_flag=True,
+              help="print even when a text does not fit its box (reported as a warning)")
 @click.option("--quiet", "-q", is_flag=True,
               help="print errors only: no progress bar, no warnings, no summary line")
 def build_command(pack: Path, expansions: tuple[Path, ...], locale: str | None, paper: str,
                   duplex: str, back_offset: tuple[float, float], out_root: Path,
                   bleed_mm: float, margin_mm: float, gutter_mm: float, deck: Path | None,
-                  cut_lines: bool, ink_saver: bool, strict: bool, quiet: bool) -> None:
+                  cut_lines: bool, ink_saver: bool, strict: bool, allow_overflow: bool,
+                  quiet: bool) -> None:
     """Build print-ready PDF sheets (fronts, backs, duplex) and a layout manifest."""
     from generator.build import build
     from generator.findings import Severity
@@ -123,7 +126,8 @@ def build_command(pack: Path, expansions: tuple[Path, ...], locale: str | None, 
                            cut_lines=cut_lines)
     with Progress("building", 0, enabled=not quiet) as progress:
         result = build(pack, expansions, locale, options, out_root, ink_saver=ink_saver,
-                       strict=strict, deck=deck, progress=progress)
+                       strict=strict, deck=deck, progress=progress,
+                       allow_overflow=allow_overflow)
     shown = [f for f in result.findings if not quiet or f.severity is Severity.ERROR]
     if shown:
         click.echo(render_text(shown), err=True)

@@ -42,7 +42,7 @@ class Preparation:
 
 def prepare(pack: Path, expansions: tuple[Path, ...], locale: str | None, bleed_mm: float,
             *, ink_saver: bool = False, strict: bool = False,
-            progress: Progress | None = None) -> Preparation:
+            progress: Progress | None = None, allow_overflow: bool = False) -> Preparation:
     """Validate, check ``locale`` (default: the pack's source language) and lay out the faces
     with ``bleed_mm`` of bleed art; ``prepared`` is None when an error stopped the way.
     ``progress`` counts the cards laid out."""
@@ -69,7 +69,8 @@ def prepare(pack: Path, expansions: tuple[Path, ...], locale: str | None, bleed_
     if progress is not None:
         progress.extend(len(card_set.cards))
     faces = lay_out_cards(card_set, game, localizer, bleed_mm, ink_saver,
-                          on_card=progress.advance if progress is not None else None)
+                          on_card=progress.advance if progress is not None else None,
+                          allow_overflow=allow_overflow)
     result.findings.extend(faces.findings)
     if not has_errors(faces.findings):
         result.prepared = Prepared(card_set, game, locale, localizer, faces)

@@ -175,3 +175,23 @@ def test_a_block_list_of_locales_gets_one_line_and_keeps_its_comments():
     assert _edited(text, "de", "en") == text.replace("  - ru\n", "  - ru\n  - de\n")
     assert _edited("pack: x\nsource_locale: en\nset_mark: a\n", "de", "en") == \
         "pack: x\nsource_locale: en\nlocales: [en, de]\nset_mark: a\n"
+
+
+def test_overflow_stops_a_build_unless_allowed(cwnb_copy, tmp_path):
+    po = cwnb_copy / "locales" / "ru.po"
+    catalog = read_catalog(po)
+    entry = next(e for e in catalog if e.msgctxt == "gun-5in.text")
+    entry.msgstr += " Очень длинный перевод, который никак не помещается." * 12
+    po.write_text(format_catalog(catalog), encoding="utf-8")
+    out = tmp_path / "out"
+    stopped = run_pnp("build", str(cwnb_copy), "--locale", "ru", "--out", str(out))
+    assert stopped.returncode == 1
+    (line,) = [x for x in stopped.stderr.splitlines() if "[text-overflow]" in x]
+    assert ": error[text-overflow]: " in line and "mm too long" in line
+    assert "card gun-5in" in line and "locale ru" in line and "actions.yaml:" in line
+    assert not out.exists()
+    allowed = run_pnp("build", str(cwnb_copy), "--locale", "ru", "--out", str(out),
+                      "--allow-overflow")
+    assert allowed.returncode == 0, allowed.stderr
+    assert ": warning[text-overflow]: " in allowed.stderr
+    assert (out / "cwnb" / "ru" / "a4" / "duplex.pdf").is_file()
