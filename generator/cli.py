@@ -38,7 +38,8 @@ def cli() -> None:
 @click.option("--strict", is_flag=True, help="a missing translation is an error, not a warning")
 @click.option("--deck", "decks", multiple=True, type=click.Path(path_type=Path),
               help="also check this deck file against the game's deck rules (repeatable)")
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text")
+@click.option("--format", "output_format", type=click.Choice(["text", "json", "sarif"]),
+              default="text")
 def validate_command(pack: Path, expansions: tuple[Path, ...], locales: tuple[str, ...],
                      strict: bool, decks: tuple[Path, ...], output_format: str) -> None:
     """Check a pack's files, schemas and game rules; report every problem found.
@@ -65,6 +66,13 @@ def validate_command(pack: Path, expansions: tuple[Path, ...], locales: tuple[st
         cards = result.card_set.cards if result.card_set else ()
         click.echo(render_json(findings, {"cards": len(cards),
                                           "copies": sum(c.count for c in cards)}))
+    elif output_format == "sarif":
+        from generator.findings import render_sarif
+        from generator.ruletable import rule_rows
+
+        rules = {row.code: f"{row.message} ({row.cites})" if row.cites else row.message
+                 for row in rule_rows(result.game)} if result.game is not None else {}
+        click.echo(render_sarif(findings, rules=rules))
     else:
         click.echo(render_text(findings))
     sys.exit(EXIT_FINDINGS if has_errors(findings) else EXIT_CLEAN)

@@ -7,9 +7,11 @@ of a pack in one run, not only the first.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from pathlib import Path, PurePath
+from urllib.parse import quote
 
 from generator.location import Location
 
@@ -101,25 +103,60 @@ def render_json(findings: list[Finding], extra_summary: dict[str, object] | None
 
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+#: artifact URIs are relative to the folder the command ran in
+SARIF_ROOT = "%SRCROOT%"
 
 
-def _sarif_result(finding: Finding) -> dict[str, object]:
+def _artifact(file: str) -> dict[str, object]:
+    path = PurePath(file)
+    if path.is_absolute():
+        return {"uri": Path(file).as_uri()}
+    return {"uri": quote(path.as_posix()), "uriBaseId": SARIF_ROOT}
+
+
+def _sarif_result(finding: Finding, rule_index: int) -> dict[str, object]:
     loc = finding.location
-    physical: dict[str, object] = {"artifactLocation": {"uri": loc.file}}
+    physical: dict[str, object] = {"artifactLocation": _artifact(loc.file)}
     if loc.line > 0:
         physical["region"] = {"startLine": loc.line, "startColumn": max(loc.column, 1)}
-    return {"ruleId": finding.code, "level": str(finding.severity),
-            "message": {"text": finding.message},
-            "locations": [{"physicalLocation": physical}],
-            "properties": {"card": finding.card, "locale": finding.locale}}
+    properties = {k: v for k, v in (("card", finding.card), ("locale", finding.locale)) if v}
+    result: dict[str, object] = {
+        "ruleId": finding.code, "ruleIndex": rule_index, "level": str(finding.severity),
+        "message": {"text": finding.message},
+        "locations": [{"physicalLocation": physical}]}
+    if properties:
+        result["properties"] = properties
+    return result
 
 
-def render_sarif(findings: list[Finding], tool: str = "pnp") -> str:
+def render_sarif(findings: list[Finding], tool: str = "pnp",
+                 rules: Mapping[str, str] | None = None) -> str:
     """SARIF 2.1.0, the format code-scanning services (GitHub, GitLab, editors) read: one run,
-    a rule per finding code, a result per finding at its file, line and column."""
+    a rule per finding code with its help text (``rules``: code -> what the check requires;
+    else the first message of that code), a result per finding at its file, line and column."""
     ordered = sorted(findings, key=sort_key)
-    codes = sorted({f.code for f in ordered})
-    run = {"tool": {"driver": {"name": tool, "rules": [{"id": code} for code in codes]}},
-           "results": [_sarif_result(f) for f in ordered]}
+    first: dict[str, Finding] = {}
+    for finding in ordered:
+        first.setdefault(finding.code, finding)
+    codes = sorted(first)
+    described = rules or {}
+    driver_rules = []
+    for code in codes:
+        text = described.get(code) or first[code].message
+        driver_rules.append({
+            "id": code, "name": code,
+            "shortDescription": {"text": text},
+            "help": {"text": text},
+            "defaultConfiguration": {"level": str(first[code].severity)}})
+    index = {code: i for i, code in enumerate(codes)}
+    from importlib import metadata
+
+    try:
+        version = metadata.version("pnp-sheets")
+    except metadata.PackageNotFoundError:
+        version = "0"
+    run = {"tool": {"driver": {"name": tool, "version": version, "rules": driver_rules}},
+           "originalUriBaseIds": {SARIF_ROOT: {"uri": Path.cwd().as_uri() + "/"}},
+           "results": [_sarif_result(f, index[f.code]) for f in ordered]}
     return json.dumps({"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]},
                       ensure_ascii=False, indent=2)
