@@ -30,12 +30,21 @@ class CardFaces:
     backs: dict[str, FaceKey] = field(default_factory=dict)
     layouts: dict[FaceKey, FaceLayout] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
+    #: texts that are not card fields (template labels, widget texts) already reported
+    reported: set[tuple[object, ...]] = field(default_factory=set)
 
 
 def _report(layout: FaceLayout, card: Card, localizer: Localizer, side: str,
-            findings: list[Finding], allow_overflow: bool) -> None:
+            result: CardFaces, allow_overflow: bool) -> None:
+    findings = result.findings
     for problem in layout.problems:
         location = card.source.of(problem.field)
+        if problem.field not in card.source.fields:
+            # a label or a widget's text is the same on every card that shows it: report once
+            once = (side, problem.field, problem.kind)
+            if once in result.reported:
+                continue
+            result.reported.add(once)
         if problem.kind == "unknown-icon":
             findings.append(error("unknown-icon", f"'{{{problem.detail}}}' in {problem.field} "
                                   "is not an icon this game draws", location, card.id,
@@ -91,7 +100,7 @@ def lay_out_cards(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm:
                                              localizer.locale))
                 layout = FaceLayout(template.width_mm, template.height_mm)
             result.layouts[key] = layout
-            _report(layout, card, localizer, side, result.findings, allow_overflow)
+            _report(layout, card, localizer, side, result, allow_overflow)
         if on_card is not None:
             on_card()
     return result

@@ -40,8 +40,11 @@ def cli() -> None:
               help="also check this deck file against the game's deck rules (repeatable)")
 @click.option("--format", "output_format", type=click.Choice(["text", "json", "sarif"]),
               default="text")
+@click.option("--verbose", "-v", is_flag=True,
+              help="list every missing translation (text output summarises them)")
 def validate_command(pack: Path, expansions: tuple[Path, ...], locales: tuple[str, ...],
-                     strict: bool, decks: tuple[Path, ...], output_format: str) -> None:
+                     strict: bool, decks: tuple[Path, ...], output_format: str,
+                     verbose: bool) -> None:
     """Check a pack's files, schemas and game rules; report every problem found.
 
     The source texts are checked as build prints them (glyphs the font lacks, texts that do
@@ -63,9 +66,12 @@ def validate_command(pack: Path, expansions: tuple[Path, ...], locales: tuple[st
             findings = findings + check_locale(result.card_set, result.game, locale, strict)
         findings = findings + _deck_findings(decks, pack, result)
     if output_format == "json":
+        from generator.localecheck import missing_summary
+
         cards = result.card_set.cards if result.card_set else ()
         click.echo(render_json(findings, {"cards": len(cards),
-                                          "copies": sum(c.count for c in cards)}))
+                                          "copies": sum(c.count for c in cards),
+                                          "missing_translations": missing_summary(findings)}))
     elif output_format == "sarif":
         from generator.findings import render_sarif
         from generator.ruletable import rule_rows
@@ -74,8 +80,29 @@ def validate_command(pack: Path, expansions: tuple[Path, ...], locales: tuple[st
                  for row in rule_rows(result.game)} if result.game is not None else {}
         click.echo(render_sarif(findings, rules=rules))
     else:
-        click.echo(render_text(findings))
+        click.echo(_text_with_summary(findings, verbose))
     sys.exit(EXIT_FINDINGS if has_errors(findings) else EXIT_CLEAN)
+
+
+def _text_with_summary(findings: list, verbose: bool) -> str:
+    """The findings as text; missing-translation warnings (hundreds for a new language) are
+    counted per locale, kind and field instead of listed, unless ``verbose``."""
+    from generator.findings import Severity
+    from generator.localecheck import MISSING, missing_summary
+
+    hidden = [f for f in findings if f.code == MISSING and f.severity is Severity.WARNING]
+    if verbose or not hidden:
+        return render_text(findings)
+    shown = [f for f in findings if f not in hidden]
+    lines = render_text(shown).split("\n")[:-1]
+    for locale, groups in missing_summary(hidden).items():
+        lines.append(f"warning[{MISSING}]: {sum(groups.values())} messages have no {locale} "
+                     "translation: " + ", ".join(f"{group} {count}" for group, count in
+                                                 sorted(groups.items(),
+                                                        key=lambda kv: (-kv[1], kv[0]))))
+    lines.append("(--verbose lists each missing translation; pnp i18n status counts them)")
+    lines.append(render_text(findings).split("\n")[-1])
+    return "\n".join(lines)
 
 
 def _deck_findings(decks: tuple[Path, ...], pack: Path, result) -> list:
@@ -335,8 +362,10 @@ def i18n_update(pack: Path, locales: tuple[str, ...]) -> None:
 @i18n_group.command("status")
 @PACK_ARG
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text")
-def i18n_status(pack: Path, output_format: str) -> None:
-    """Per locale: translated, missing, fuzzy and obsolete messages."""
+@click.option("--verbose", "-v", is_flag=True, help="list every untranslated message")
+def i18n_status(pack: Path, output_format: str, verbose: bool) -> None:
+    """Per locale: translated, missing, fuzzy and obsolete messages, and what is missing by
+    card kind and field."""
     import json
 
     from generator.i18n import status
@@ -347,13 +376,25 @@ def i18n_status(pack: Path, output_format: str) -> None:
         click.echo(json.dumps({"pack": loaded.manifest.pack, "locales": [
             {"locale": r.locale, "total": r.total, "translated": r.translated,
              "missing": r.missing, "fuzzy": r.fuzzy, "obsolete": r.obsolete,
-             "percent": round(r.percent, 1)} for r in rows]}, indent=2))
+             "percent": round(r.percent, 1), "missing_by_field": r.missing_by_field,
+             "untranslated": [{"msgctxt": m.context, "msgid": m.source, "where": m.where}
+                              for m in r.untranslated]}
+            for r in rows]}, indent=2, ensure_ascii=False))
         return
     click.echo(f"{'locale':<8}{'translated':>11}{'missing':>9}{'fuzzy':>7}{'obsolete':>10}"
                f"{'done':>8}")
     for r in rows:
         click.echo(f"{r.locale:<8}{r.translated:>11}{r.missing:>9}{r.fuzzy:>7}"
                    f"{r.obsolete:>10}{r.percent:>7.1f}%")
+    for r in rows:
+        if r.untranslated:
+            click.echo(f"{r.locale} missing: " + ", ".join(
+                f"{group} {count}" for group, count in r.missing_by_field.items()))
+        if verbose:
+            for message in r.untranslated:
+                click.echo(f"  {message.where}: {message.context}: {message.source}")
+    if not verbose and any(r.untranslated for r in rows):
+        click.echo("(--verbose lists every untranslated message)")
 
 
 @cli.command("schema")

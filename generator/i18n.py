@@ -285,6 +285,17 @@ class LocaleStatus:
     missing: int
     fuzzy: int
     obsolete: int
+    #: the untranslated messages themselves (``--verbose`` lists them)
+    untranslated: tuple[Message, ...] = ()
+
+    @property
+    def missing_by_field(self) -> dict[str, int]:
+        """Untranslated messages counted by card kind and field ("ship name") or "label"."""
+        counts: dict[str, int] = {}
+        for message in self.untranslated:
+            group = "label" if message.context == LABEL_CONTEXT else message.comment
+            counts[group] = counts.get(group, 0) + 1
+        return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
 
     @property
     def percent(self) -> float:
@@ -303,6 +314,7 @@ def status(pack: Pack, messages: list[Message]) -> list[LocaleStatus]:
         entries = _existing(path) or []
         translated = fuzzy = obsolete = 0
         seen: set[tuple[str, str]] = set()
+        done: set[tuple[str, str]] = set()
         for entry in entries:
             key = (entry.msgctxt or "", entry.msgid)
             if entry.obsolete or key not in wanted:
@@ -311,8 +323,12 @@ def status(pack: Pack, messages: list[Message]) -> list[LocaleStatus]:
             seen.add(key)
             if "fuzzy" in entry.flags:
                 fuzzy += 1
+                done.add(key)
             elif entry.msgstr:
                 translated += 1
+                done.add(key)
+        untranslated = tuple(m for m in messages if (m.context, m.source) not in done)
         missing = len(wanted) - translated - fuzzy
-        result.append(LocaleStatus(locale, len(wanted), translated, missing, fuzzy, obsolete))
+        result.append(LocaleStatus(locale, len(wanted), translated, missing, fuzzy, obsolete,
+                                   untranslated))
     return result

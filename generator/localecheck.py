@@ -142,13 +142,65 @@ def localizer_for(card_set: CardSet, game_name: str, locale: str) -> Localizer:
                      catalog=catalog, problems=problems)
 
 
+def msgstr_locations(pack_root: Path, locale: str) -> dict[tuple[str, str], Location]:
+    """(msgctxt, msgid) -> the line of its ``msgstr`` in the pack's catalog for ``locale``, for
+    every current entry: a translator fixes a translation there, not in the card file. A
+    catalog that cannot be read gives nothing here (the localizer reports it)."""
+    from generator.packfiles import PackFolder
+    from generator.pofiles import read_catalog
+
+    folder = PackFolder(pack_root)
+    file = folder.entry(f"locales/{locale}.po")
+    if file is None:
+        return {}
+    catalog, _ = read_catalog(folder, file)
+    if catalog is None:
+        return {}
+    lines = file.path.read_text(encoding="utf-8", errors="replace").split("\n")
+    found: dict[tuple[str, str], Location] = {}
+    for entry in catalog:
+        if entry.obsolete:
+            continue
+        number = max(entry.linenum, 1)
+        while number <= len(lines) and not lines[number - 1].startswith("msgstr"):
+            number += 1
+        found[(entry.msgctxt or "", entry.msgid)] = Location(file.display,
+                                                             min(number, len(lines)), 1)
+    return found
+
+
+def _catalog_locations(card_set: CardSet, locale: str) -> dict[tuple[str, str], Location]:
+    """Where each message of ``locale`` is translated; a later pack's catalog wins, as in the
+    localizer."""
+    found: dict[tuple[str, str], Location] = {}
+    for pack in card_set.packs:
+        found.update(msgstr_locations(pack.root, locale))
+    return found
+
+
+def missing_summary(findings: list[Finding]) -> dict[str, dict[str, int]]:
+    """Missing translations counted per locale and per kind and field ("ship name", "label")."""
+    counts: dict[str, dict[str, int]] = {}
+    for finding in findings:
+        if finding.code != MISSING:
+            continue
+        what = finding.message.split(" has no ", 1)[0]
+        group = "label" if what.startswith("label ") else what
+        per_locale = counts.setdefault(finding.locale or "", {})
+        per_locale[group] = per_locale.get(group, 0) + 1
+    return counts
+
+
+MISSING = "missing-translation"
+
+
 def _message_findings(source: str, translated: str | None, where: Location, card: str | None,
                       locale: str, what: str, strict: bool, glossary: Terms
                       ) -> list[Finding]:
     findings: list[Finding] = []
     if not translated:
         make = error if strict else warning
-        findings.append(make("missing-translation",
+        findings.append(make(MISSING,
                              f"{what} has no {locale} translation; printing the source text",
                              where, card, locale))
         return findings
@@ -188,6 +240,7 @@ def check_locale(card_set: CardSet, game: Game, locale: str, strict: bool = Fals
     localizer = localizer or localizer_for(card_set, game.name, locale)
     findings: list[Finding] = []
     translating = not localizer.is_source
+    in_catalog = _catalog_locations(card_set, locale) if translating else {}
     styles = game.data.text_styles if game.data is not None else TEXT_STYLES
     if translating:
         findings += localizer.problems
@@ -202,11 +255,13 @@ def check_locale(card_set: CardSet, game: Game, locale: str, strict: bool = Fals
                 where = card.source.of(key)
                 translated = localizer.catalog.get((context, source)) if translating else source
                 what = f"{card.kind} {key}"
+                po_where = in_catalog.get((context, source), where)
                 if translating:
-                    findings += _message_findings(source, translated, where, card.id, locale,
+                    findings += _message_findings(source, translated, po_where, card.id, locale,
                                                   what, strict, glossary)
-                findings += _glyph_findings(translated or source, where, card.id, locale, what,
-                                            styles)
+                findings += _glyph_findings(translated or source,
+                                            po_where if translated else where, card.id, locale,
+                                            what, styles)
     folder = data_template_folder(game.name)
     labels_file = Location(f"templates/{game.name}/labels.yaml" if folder is None
                            else display_path(folder / "labels.yaml"), 1, 1)
@@ -217,6 +272,7 @@ def check_locale(card_set: CardSet, game: Game, locale: str, strict: bool = Fals
             text = message.source
             where = written.get(text, labels_file)
             translated = localizer.catalog.get((LABEL_CONTEXT, text))
+            where = in_catalog.get((LABEL_CONTEXT, text), where)
             findings += _message_findings(text, translated, where, None, locale,
                                           f"label '{text}'", strict, base_glossary)
             if translated:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import shutil
 import subprocess
@@ -195,3 +196,76 @@ def test_overflow_stops_a_build_unless_allowed(cwnb_copy, tmp_path):
     assert allowed.returncode == 0, allowed.stderr
     assert ": warning[text-overflow]: " in allowed.stderr
     assert (out / "cwnb" / "ru" / "a4" / "duplex.pdf").is_file()
+
+
+@pytest.fixture
+def german(cwnb_copy) -> Path:
+    assert run_pnp("i18n", "update", str(cwnb_copy), "--locale", "de").returncode == 0
+    return cwnb_copy
+
+
+def _msgstr_line(po: Path, context: str) -> int:
+    lines = po.read_text(encoding="utf-8").split("\n")
+    start = lines.index(f'msgctxt "{context}"')
+    return next(i for i in range(start, len(lines)) if lines[i].startswith("msgstr")) + 1
+
+
+def test_translation_findings_point_at_the_msgstr_line(german):
+    po = german / "locales" / "de.po"
+    catalog = read_catalog(po)
+    for entry in catalog:
+        if entry.msgctxt == "gun-3in.name":
+            entry.msgstr = "Kanonenangriff ☃"
+        if entry.msgctxt == "gun-3in.text":
+            entry.msgstr = "Ein Schiff feuert."  # lost the {gun-3in} icon
+    catalog.remove(next(e for e in catalog if e.msgctxt == "gun-5in.name"))
+    po.write_text(format_catalog(catalog), encoding="utf-8")
+    result = run_pnp("validate", str(german), "--locale", "de", "--format", "json")
+    document = json.loads(result.stdout)
+    by = {(f["code"], f["card"], f["message"].split(":")[0].split(" has no")[0]): f
+          for f in document["findings"]}
+    glyph = by[("missing-glyph", "gun-3in", "action name")]
+    assert glyph["file"].endswith("locales/de.po")
+    assert glyph["line"] == _msgstr_line(po, "gun-3in.name") and glyph["column"] == 1
+    tokens = by[("translation-tokens", "gun-3in", "action text")]
+    assert tokens["line"] == _msgstr_line(po, "gun-3in.text")
+    untranslated = by[("missing-translation", "gun-16in", "action name")]
+    assert untranslated["line"] == _msgstr_line(po, "gun-16in.name")
+    absent = by[("missing-translation", "gun-5in", "action name")]
+    assert absent["file"].endswith("actions.yaml")  # no entry: the source text's place
+    assert document["summary"]["missing_translations"]["de"]["label"] > 0
+    assert len([f for f in document["findings"] if f["code"] == "missing-translation"]) == \
+        sum(document["summary"]["missing_translations"]["de"].values())
+
+
+def test_missing_translations_are_summarised_unless_verbose(german):
+    brief = run_pnp("validate", str(german), "--locale", "de")
+    lines = brief.stdout.splitlines()
+    assert not [x for x in lines if x.startswith(str(german)) and "missing-translation" in x]
+    (summary,) = [x for x in lines if x.startswith("warning[missing-translation]")]
+    assert "222 messages have no de translation" in summary
+    assert "label 67" in summary and "ship name 55" in summary
+    assert lines[-1] == "0 error(s), 222 warning(s)"
+    full = run_pnp("validate", str(german), "--locale", "de", "--verbose")
+    assert len([x for x in full.stdout.splitlines() if "[missing-translation]" in x]) == 222
+    status = run_pnp("i18n", "status", str(german))
+    assert "de missing: label 67, ship class 55, ship name 55" in status.stdout
+    listed = run_pnp("i18n", "status", str(german), "--verbose")
+    assert len([x for x in listed.stdout.splitlines() if x.startswith("  ")]) == 222
+
+
+def test_a_label_that_does_not_fit_is_reported_once(german):
+    po = german / "locales" / "de.po"
+    catalog = read_catalog(po)
+    for entry in catalog:
+        if entry.msgctxt == "label":
+            entry.msgstr = "Überlanger Beschriftungstext ohne jede Chance hineinzupassen " * 2
+    po.write_text(format_catalog(catalog), encoding="utf-8")
+    result = run_pnp("validate", str(german), "--locale", "de", "--format", "json")
+    overflows = [f for f in json.loads(result.stdout)["findings"]
+                 if f["code"] == "text-overflow"]
+    fields = [f["message"].split(" does not fit")[0] for f in overflows]
+    # template labels print on many cards (every ship back says COLD WAR): one finding each
+    for label in ("back COLD WAR", "back NAVAL BATTLES", "back Hits to Sink"):
+        assert fields.count(label) == 1, label
+    assert len(overflows) < 40

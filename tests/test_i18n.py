@@ -102,7 +102,9 @@ def test_a_glyph_the_font_lacks_is_an_error_naming_card_field_locale_and_charact
     (finding,) = [f for f in locale_findings(mini) if f.code == "missing-glyph"]
     assert finding.card == "uss-spruance" and finding.locale == "ru"
     assert "ship name" in finding.message and "U+2693" in finding.message
-    assert finding.location.line == 11
+    po_lines = (mini / "locales" / "ru.po").read_text(encoding="utf-8").split("\n")
+    assert finding.location.file.endswith("locales/ru.po")  # where the translator fixes it
+    assert po_lines[finding.location.line - 1] == 'msgstr "Спрюэнс \u2693"'
 
 
 def test_changed_icon_tokens_in_a_translation_are_an_error(mini):
