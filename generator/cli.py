@@ -416,8 +416,10 @@ def schema_command(pack: Path, out_dir: Path | None) -> None:
         raise UsageError(f"{display_path(target)}: cannot write schemas: {exc.strerror}") from None
     for path in written:
         click.echo(display_path(path))
-    click.echo("add to the top of a card file:  "
-               f"# yaml-language-server: $schema={display_path(target / 'card-file.schema.json')}")
+    from generator.schemaexport import modelines
+
+    for what, line in modelines(pack, target):
+        click.echo(f"add to the top of {what}:\n  {line}")
 
 
 @cli.command("new")

@@ -8,6 +8,7 @@ one with ``if kind == ... then $ref``.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from generator.games.base import CardKind, Game
@@ -58,11 +59,16 @@ def bundled_card_file_schema(game: Game) -> dict[str, object]:
 
 
 def export_schemas(game: Game, out_dir: Path) -> list[Path]:
-    """Write the manifest schema, the bundled card-file schema and one schema per kind."""
+    """Write the manifest schema, the bundled card-file schema, the deck and glossary schemas
+    and one schema per kind."""
     out_dir.mkdir(parents=True, exist_ok=True)
+    deck = (load_schema(game.schema_package, game.deck_schema) if game.deck_schema
+            else load_schema(_GENERIC, "deck.schema.json"))
     documents: dict[str, object] = {
         "game.schema.json": load_schema(_GENERIC, "game.schema.json"),
         "card-file.schema.json": bundled_card_file_schema(game),
+        "deck.schema.json": deck,
+        "glossary.schema.json": load_schema(_GENERIC, "glossary.schema.json"),
     }
     for kind in game.kinds.values():
         documents[f"{game.name}-{kind.schema}"] = kind_schema(game, kind)
@@ -73,3 +79,41 @@ def export_schemas(game: Game, out_dir: Path) -> list[Path]:
                           encoding="utf-8")
         written.append(target)
     return written
+
+
+def _modeline(schema: Path, folder: Path) -> str:
+    """yaml-language-server resolves a relative ``$schema`` from the YAML file's own folder."""
+    try:
+        relative = os.path.relpath(schema.resolve(), folder.resolve())
+    except ValueError:  # another drive (Windows): only an absolute URI reaches it
+        relative = schema.resolve().as_uri()
+    return f"# yaml-language-server: $schema={Path(relative).as_posix()}"
+
+
+def modelines(root: Path, out_dir: Path) -> list[tuple[str, str]]:
+    """(which files, the modeline to paste) for the pack's YAML card files (per folder), its
+    decks and its glossary, each resolving from where that file is; last, an absolute URI that
+    works from anywhere."""
+    lines: list[tuple[str, str]] = []
+    card_file = out_dir / "card-file.schema.json"
+    folders: list[Path] = []
+    if root.is_dir():
+        for path in sorted(root.rglob("*.y*ml")):
+            relative = path.relative_to(root)
+            if (relative.parts[0] in ("locales", "decks", "templates", out_dir.name)
+                    or path.name in ("game.yaml", "glossary.yaml")
+                    or any(part.startswith(".") for part in relative.parts)):
+                continue
+            if path.parent not in folders:
+                folders.append(path.parent)
+        for folder in folders:
+            where = folder.relative_to(root).as_posix()
+            what = "each card file" + ("" if where == "." else f" in {where}/")
+            lines.append((what, _modeline(card_file, folder)))
+        if (Path(root) / "decks").is_dir():
+            lines.append(("each deck file in decks/",
+                          _modeline(out_dir / "deck.schema.json", Path(root) / "decks")))
+        lines.append(("glossary.yaml", _modeline(out_dir / "glossary.schema.json", Path(root))))
+    lines.append(("a card file anywhere (absolute)",
+                  f"# yaml-language-server: $schema={card_file.resolve().as_uri()}"))
+    return lines

@@ -20,7 +20,7 @@ def test_pnp_schema_writes_schemas_that_accept_the_shipped_files(tmp_path):
     names = sorted(p.name for p in tmp_path.iterdir())
     assert names == ["card-file.schema.json", "cwnb-action.schema.json",
                      "cwnb-player_order.schema.json", "cwnb-ship.schema.json",
-                     "game.schema.json"]
+                     "deck.schema.json", "game.schema.json", "glossary.schema.json"]
     card_file = json.loads((tmp_path / "card-file.schema.json").read_text())
     Draft202012Validator.check_schema(card_file)
     validator = Draft202012Validator(card_file)
