@@ -161,9 +161,9 @@ def _template(pack: Pack, messages: Iterable[Message], previous: polib.POFile | 
     for message in messages:
         catalog.append(_entry(message))
     date = _now()
-    if previous is not None and [(e.msgctxt, e.msgid, e.occurrences, e.comment)
+    if previous is not None and [(e.msgctxt, e.msgid, e.occurrences, e.comment or "")
                                  for e in previous] == \
-            [(e.msgctxt, e.msgid, e.occurrences, e.comment) for e in catalog]:
+            [(e.msgctxt, e.msgid, e.occurrences, e.comment or "") for e in catalog]:
         date = previous.metadata.get("POT-Creation-Date", date)
     catalog.header = f"Messages of the {pack.manifest.name} pack to translate (pnp i18n)."
     catalog.metadata_is_fuzzy = ["fuzzy"]
