@@ -16,8 +16,6 @@ from pathlib import Path
 
 import polib
 import yaml
-from babel import Locale, UnknownLocaleError
-from babel.messages.plurals import get_plural
 
 from generator.layout.template import data_template_folder, template_folder
 from generator.localize import LABEL_CONTEXT, field_context, source_labels
@@ -25,8 +23,6 @@ from generator.location import Location
 from generator.model import Pack
 from generator.packfiles import display_path, load_user_yaml
 from generator.pofiles import open_catalog_file, write_pack_catalog
-from generator.poformat import format_catalog
-from generator.pomerge import merge_entries
 
 POT_NAME = "messages.pot"
 
@@ -146,6 +142,8 @@ def _existing(path: Path) -> polib.POFile | None:
 def write_catalog(catalog: polib.POFile, path: Path) -> Path:
     """Write in gettext's own layout, atomically inside the pack (a failed write keeps the old
     file whole and is a usage error naming the file, exit 2)."""
+    from generator.poformat import format_catalog  # (imported on writing: validate never writes)
+
     return write_pack_catalog(path, format_catalog(catalog).encode("utf-8"))
 
 
@@ -185,6 +183,8 @@ def _template(pack: Pack, messages: Iterable[Message], previous: polib.POFile | 
 
 def language_name(locale: str) -> str | None:
     """English name of a language code (``de`` -> German); None when it is not one."""
+    from babel import Locale, UnknownLocaleError  # (imported when a language is named)
+
     try:
         return Locale.parse(locale.replace("-", "_")).english_name
     except (ValueError, UnknownLocaleError):
@@ -223,6 +223,9 @@ def _header(pack: Pack, locale: str, template: polib.POFile,
 
 
 def _plural_forms(locale: str) -> str | None:
+    from babel import UnknownLocaleError
+    from babel.messages.plurals import get_plural
+
     try:
         return get_plural(locale.replace("-", "_")).plural_forms
     except (ValueError, UnknownLocaleError):
@@ -271,6 +274,8 @@ def update(pack: Pack, messages: list[Message], locales: Iterable[str] | None = 
             catalog.metadata_is_fuzzy = old.metadata_is_fuzzy
         catalog.metadata = _header(pack, locale, template,
                                    dict(old.metadata) if old is not None else None)
+        from generator.pomerge import merge_entries
+
         for entry in merge_entries(old or [], template):
             catalog.append(entry)
         written.append(write_catalog(catalog, path))
