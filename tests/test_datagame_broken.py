@@ -21,7 +21,7 @@ EXPECTED = [
     # card rule on every card: points at the one field it reads
     ("error", "short-names", "cards.yaml", 4, 11, "long-name"),
     # plain validate lays out the source texts as build does: the long name overflows
-    ("warning", "text-overflow", "cards.yaml", 4, 11, "long-name"),
+    ("error", "text-overflow", "cards.yaml", 4, 11, "long-name"),
     # kind-restricted rule reading two fields: points at the card
     ("error", "cheap-creatures-are-small", "cards.yaml", 6, 5, "strong-imp"),
     # art errors on the field that names the file
