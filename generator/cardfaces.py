@@ -7,7 +7,7 @@ faces are keyed by template and card, so the renderer can place one PDF form per
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from generator.findings import Finding, error, warning
 from generator.games.base import Game
@@ -30,8 +30,8 @@ class CardFaces:
     backs: dict[str, FaceKey] = field(default_factory=dict)
     layouts: dict[FaceKey, FaceLayout] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
-    #: texts that are not card fields (template labels, widget texts) already reported
-    reported: set[tuple[object, ...]] = field(default_factory=set)
+    #: overflows already reported -> (index of their finding, how many more cards repeat it)
+    reported: dict[tuple[object, ...], list[int]] = field(default_factory=dict)
 
 
 def _report(layout: FaceLayout, card: Card, localizer: Localizer, side: str,
@@ -39,12 +39,17 @@ def _report(layout: FaceLayout, card: Card, localizer: Localizer, side: str,
     findings = result.findings
     for problem in layout.problems:
         location = card.source.of(problem.field)
+        # a label (or a field printed as a translated label, like an action's category) fails
+        # alike on every card that shows it: one finding, counting the other cards
         if problem.field not in card.source.fields:
-            # a label or a widget's text is the same on every card that shows it: report once
-            once = (side, problem.field, problem.kind)
-            if once in result.reported:
-                continue
-            result.reported.add(once)
+            once: tuple[object, ...] = (side, problem.field, problem.kind)
+        else:
+            once = (side, problem.field, problem.kind, problem.detail,
+                    round(problem.overflow_mm, 1), problem.size_pt)
+        if once in result.reported:
+            result.reported[once][1] += 1
+            continue
+        result.reported[once] = [len(findings), 0]
         if problem.kind == "unknown-icon":
             findings.append(error("unknown-icon", f"'{{{problem.detail}}}' in {problem.field} "
                                   "is not an icon this game draws", location, card.id,
@@ -103,4 +108,10 @@ def lay_out_cards(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm:
             _report(layout, card, localizer, side, result, allow_overflow)
         if on_card is not None:
             on_card()
+    for index, repeats in result.reported.values():
+        if repeats:
+            first = result.findings[index]
+            result.findings[index] = replace(
+                first, message=f"{first.message} (the same on {repeats} more card face"
+                               f"{'s' if repeats > 1 else ''})")
     return result
