@@ -1,7 +1,9 @@
 """Art files placed on cards: what they are, how large, and whether they may be printed.
 
-Raster art (PNG, JPEG, WebP) is read through Pillow with its decompression-bomb guard on, and
-only its header is read here; SVG is parsed by svglib into vectors. Every problem is a short
+Raster art (PNG, JPEG, WebP) is read through Pillow with its decompression-bomb guard on: its
+header, then a cheap pass over the data so that a file cut short is caught here. An SVG's size
+comes from its root element (:mod:`generator.svgsize`); only layout and render turn it into
+vectors with svglib (:func:`svg_drawing`). Every problem is a short
 sentence that the caller turns into a finding on the card field (or template) that named the
 file, so a designer reads "art/dragon.png: no such file" next to the card that wants it.
 """
@@ -9,6 +11,7 @@ file, so a designer reads "art/dragon.png: no such file" next to the card that w
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -63,8 +66,42 @@ def resolve(root: Path, src: str) -> Path:
         raise ArtProblem("art-outside-pack", f"'{src}' links outside the pack folder; "
                          "copy the file into the pack instead")
     if not path.is_file():
-        raise ArtProblem("art-missing", f"'{src}': no such file in the pack")
+        raise ArtProblem("art-missing", f"'{src}': no such file in the pack"
+                         f"{_nearest(root, candidate)}")
     return path
+
+
+def _nearest(root: Path, candidate: Path) -> str:
+    """"; did you mean 'art/ash-wolf.png'?" for a file of the same folder with a close name."""
+    from itertools import islice
+
+    from generator.schemacheck import did_you_mean
+
+    folder = root / candidate.parent
+    try:
+        names = [p.name for p in islice(folder.iterdir(), 2000)
+                 if p.suffix.lower() in RASTER_SUFFIXES | VECTOR_SUFFIXES]
+    except OSError:
+        return ""
+    hint = did_you_mean(candidate.name, sorted(names))
+    if not hint:
+        return ""
+    close = hint.split("'")[1]
+    return f"; did you mean '{(candidate.parent / close).as_posix()}'?"
+
+
+def resolve_first(roots: Sequence[Path], src: str) -> Path:
+    """``src`` in the first of ``roots`` that holds it: a card of an expansion names art of its
+    own pack folder, or of the base game's. Refusals other than a missing file are final."""
+    missing: ArtProblem | None = None
+    for root in dict.fromkeys(roots):
+        try:
+            return resolve(root, src)
+        except ArtProblem as problem:
+            if problem.code != "art-missing":
+                raise
+            missing = missing or problem
+    raise missing or ArtProblem("art-missing", f"'{src}': no such file in the pack")
 
 
 @cache
@@ -78,15 +115,15 @@ def art_info(path: Path) -> ArtInfo:
         raise ArtProblem("art-too-large", f"'{path.name}' is {size // (1024 * 1024)} MB; "
                          f"the limit is {MAX_ART_BYTES // (1024 * 1024)} MB")
     if suffix in VECTOR_SUFFIXES:
-        drawing = svg_drawing(path)
-        return ArtInfo(path, float(drawing.width), float(drawing.height), vector=True,
-                       tintable=b"currentColor" in path.read_bytes())
+        return _svg_info(path)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", PILImage.DecompressionBombWarning)
             with PILImage.open(path) as image:
                 width, height = image.size
                 fmt = image.format
+                if fmt in {"PNG", "JPEG", "WEBP"} and width * height <= MAX_PIXELS:
+                    _check_raster(image, path.name)
     except (PILImage.DecompressionBombError, PILImage.DecompressionBombWarning):
         raise ArtProblem("art-too-large", f"'{path.name}' declares more pixels than an image "
                          "may have (a decompression bomb?)") from None
@@ -100,6 +137,36 @@ def art_info(path: Path) -> ArtInfo:
         raise ArtProblem("art-too-large", f"'{path.name}' is {width} x {height} px; the limit "
                          f"is {MAX_PIXELS // 1_000_000} megapixels")
     return ArtInfo(path, float(width), float(height), vector=False)
+
+
+def _svg_info(path: Path) -> ArtInfo:
+    """An SVG's size from its root element (svgsize), without drawing it: validation reads
+    every SVG a pack places, and svglib's full parse was a third of its time."""
+    from generator.svgsize import SvgSizeError, svg_size
+
+    data = path.read_bytes()
+    try:
+        width, height = svg_size(data)
+    except SvgSizeError as exc:
+        raise ArtProblem("art-unreadable", f"'{path.name}' is not a readable SVG: {exc}") \
+            from None
+    return ArtInfo(path, width, height, vector=True, tintable=b"currentColor" in data)
+
+
+def _check_raster(image: PILImage.Image, name: str) -> None:
+    """Read the whole file once, cheaply, so that a truncated or damaged image is a finding
+    here and not a failure half-way through writing a PDF: PNG chunks are checked against
+    their CRCs without decompressing, a JPEG is decoded at 1/8 scale, WebP decoded."""
+    try:
+        if image.format == "PNG":
+            image.verify()
+        else:
+            if image.format == "JPEG":
+                image.draft("RGB", (1, 1))
+            image.load()
+    except (OSError, ValueError, SyntaxError, EOFError) as exc:
+        raise ArtProblem("art-unreadable", f"'{name}' is damaged or cut short "
+                         f"({str(exc)[:80] or type(exc).__name__})") from None
 
 
 @cache

@@ -35,7 +35,9 @@ class CardFaces:
 
 
 def _report(layout: FaceLayout, card: Card, localizer: Localizer, side: str,
-            result: CardFaces, allow_overflow: bool) -> None:
+            result: CardFaces, allow_overflow: bool, icons_checked: bool = False) -> None:
+    """``icons_checked``: a game defined in data has its icons checked on the card fields and
+    templates already (pnp validate, without a locale), so they are not reported twice."""
     findings = result.findings
     for problem in layout.problems:
         location = card.source.of(problem.field)
@@ -51,6 +53,8 @@ def _report(layout: FaceLayout, card: Card, localizer: Localizer, side: str,
             continue
         result.reported[once] = [len(findings), 0]
         if problem.kind == "unknown-icon":
+            if icons_checked:
+                continue
             findings.append(error("unknown-icon", f"'{{{problem.detail}}}' in {problem.field} "
                                   "is not an icon this game draws", location, card.id,
                                   localizer.locale))
@@ -77,7 +81,8 @@ def lay_out_cards(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm:
     result = CardFaces()
     for card in card_set.cards:
         values: dict[str, object] | None = None
-        manifest = card_set.manifest_of(card)
+        pack = card_set.pack_of(card)
+        manifest = pack.manifest
         for side, choose, table in (("front", game.faces.front_template, result.fronts),
                                     ("back", game.faces.back_template, result.backs)):
             template = game.template(choose(card))
@@ -94,7 +99,7 @@ def lay_out_cards(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm:
                               icons=icons, bleed_mm=bleed_mm, art_root=art_root,
                               art_checked=game.data is not None)
             if game.data is not None:
-                game.data.prepare(ctx, card)
+                game.data.prepare(ctx, card, pack.root)
             try:
                 layout = layout_face(template, values, ctx)
             except TemplateError as exc:
@@ -105,7 +110,8 @@ def lay_out_cards(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm:
                                              localizer.locale))
                 layout = FaceLayout(template.width_mm, template.height_mm)
             result.layouts[key] = layout
-            _report(layout, card, localizer, side, result, allow_overflow)
+            _report(layout, card, localizer, side, result, allow_overflow,
+                    game.data is not None)
         if on_card is not None:
             on_card()
     for index, repeats in result.reported.values():

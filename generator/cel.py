@@ -366,3 +366,88 @@ def truthy_condition(expression: Expression) -> Callable[[Mapping[str, Any]], bo
         return bool(value) if not is_error(value) and isinstance(value, bool | int) else False
 
     return check
+
+
+# --- values an expression compares fields with ------------------------------------------------
+
+_PLAIN_STRING = re.compile(r"""(['"])([^'"\\\n]*)\1""")
+_COMPARISONS = frozenset({"relation_eq", "relation_ne", "relation_in"})
+
+
+def _unwrap(tree: Any) -> Any:
+    from lark import Tree
+
+    node = tree
+    while isinstance(node, Tree) and len(node.children) == 1 and node.data in {
+            "expr", "conditionalor", "conditionaland", "relation", "addition",
+            "multiplication", "unary", "member", "primary", "exprlist"}:
+        node = node.children[0]
+    return node
+
+
+def _string(tree: Any) -> str | None:
+    """The text of a plain string literal ('...' or "..." without escapes), else None."""
+    from lark import Token, Tree
+
+    node = _unwrap(tree)
+    if isinstance(node, Tree) and node.data == "literal" and node.children:
+        token = node.children[0]
+        if isinstance(token, Token) and token.type == "STRING_LIT":
+            match = _PLAIN_STRING.fullmatch(str(token))
+            return match.group(2) if match else None
+    return None
+
+
+def _strings(tree: Any) -> list[str] | None:
+    """The items of a list literal of plain strings (``['a', 'b']``), else None."""
+    from lark import Tree
+
+    node = _unwrap(tree)
+    if not (isinstance(node, Tree) and node.data == "list_lit"):
+        return None
+    items = node.children[0].children if node.children else []
+    values = [_string(item) for item in items]
+    return None if any(v is None for v in values) else [v for v in values if v is not None]
+
+
+def _field(tree: Any) -> tuple[str, str] | None:
+    """``x.f`` -> (x, f); ``e.card.f`` -> ("e.card", f); a bare ``f`` -> ("", f)."""
+    from lark import Tree
+
+    node = _unwrap(tree)
+    if isinstance(node, Tree) and node.data == "member_dot" and len(node.children) == 2:
+        target = _unwrap(node.children[0])
+        variable = _token(node.children[0])
+        if variable is None and isinstance(target, Tree) and target.data == "member_dot":
+            inner = _token(target.children[0])
+            variable = f"{inner}.{target.children[1]}" if inner is not None else None
+        return (variable, str(node.children[1])) if variable is not None else None
+    name = _token(tree)
+    return ("", name) if name is not None else None
+
+
+def compared_literals(expression: Expression) -> list[tuple[str, str, str]]:
+    """(variable, field, text) for each field compared with a string literal:
+    ``c.kind == 'legend'``, ``'fire' != school``, ``self.school in ['fire', 'frost']``, so that a
+    value no card can have (a misspelled kind) is caught before it silently never matches."""
+    from lark import Tree
+
+    found: list[tuple[str, str, str]] = []
+    for node in expression.tree.iter_subtrees():
+        if not (isinstance(node, Tree) and node.data == "relation" and len(node.children) == 2):
+            continue
+        operator = node.children[0]
+        if not (isinstance(operator, Tree) and operator.data in _COMPARISONS
+                and operator.children):
+            continue
+        left, right = operator.children[0], node.children[1]
+        if operator.data == "relation_in":
+            field_ref, texts = _field(left), _strings(right)
+        else:
+            field_ref, text = _field(left), _string(right)
+            if field_ref is None or text is None:
+                field_ref, text = _field(right), _string(left)
+            texts = [text] if text is not None else None
+        if field_ref is not None and texts:
+            found += [(field_ref[0], field_ref[1], t) for t in texts]
+    return found

@@ -131,8 +131,11 @@ class CardSet:
     def cards(self) -> tuple[Card, ...]:
         return tuple(card for pack in self.packs for card in pack.cards)
 
-    def manifest_of(self, card: Card) -> Manifest:
+    def pack_of(self, card: Card) -> Pack:
         for pack in self.packs:
             if pack.manifest.pack == card.pack:
-                return pack.manifest
-        return self.base.manifest
+                return pack
+        return self.base
+
+    def manifest_of(self, card: Card) -> Manifest:
+        return self.pack_of(card).manifest

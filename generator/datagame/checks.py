@@ -15,19 +15,22 @@ from generator import art
 from generator.cel import MAX_COST, to_cel
 from generator.deck import Deck
 from generator.findings import Finding, error, warning
-from generator.layout.engine import substitute, visible
+from generator.layout.engine import art_roots, substitute, visible
 from generator.location import Location
 from generator.model import CardSet
+from generator.schemacheck import did_you_mean
 
 from .cards import DataCard
 from .rules import _eval_failure, _named, involved
+from .templates import color_props, is_color
 
 _SINGLE = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
+_TOKEN = re.compile(r"\{([a-z0-9][a-z0-9-]*)\}")  # an inline icon in running text
 
 
-def _art_problem(root, src: str) -> tuple[art.ArtInfo | None, art.ArtProblem | None]:
+def _art_problem(roots, src: str) -> tuple[art.ArtInfo | None, art.ArtProblem | None]:
     try:
-        return art.art_info(art.resolve(root, src)), None
+        return art.art_info(art.resolve_first(roots, src)), None
     except art.ArtProblem as problem:
         return None, problem
     except OSError as exc:
@@ -35,7 +38,8 @@ def _art_problem(root, src: str) -> tuple[art.ArtInfo | None, art.ArtProblem | N
 
 
 def art_findings(definition, card_set: CardSet) -> list[Finding]:
-    """Every art file a card names or a template places, checked once per use."""
+    """Every art file a card names or a template places, and every colour a template takes
+    from a card field, checked once per use."""
     findings: dict[tuple[str, Location], Finding] = {}
 
     def report(code: str, message: str, where: Location, card: str | None,
@@ -47,47 +51,96 @@ def art_findings(definition, card_set: CardSet) -> list[Finding]:
         if not isinstance(card, DataCard) or card.kind not in definition.kinds:
             continue
         kind = definition.kinds[card.kind]
+        card_root = card_set.pack_of(card).root
         for name in kind.images:
             value = card.fields.get(name)
             if isinstance(value, str):
-                _, problem = _art_problem(definition.root, value)
+                _, problem = _art_problem((card_root, definition.root), value)
                 if problem is not None:
                     report(problem.code, problem.message, card.source.of(name), card.id)
-        values = dict(card.fields)
+        _icon_findings(definition, card, kind, report)
+        values: dict[str, object] = {name: None for name in kind.fields}
+        values.update(card.fields)
         condition = None
         for template_name in (kind.front, kind.back):
             template = definition.templates.get(template_name)
             if template is None:
                 continue
-            for element in template.elements:
-                if element.type != "image":
-                    continue
+            for element in _card_dependent(template):
                 condition = condition or definition.condition_for(card)
                 if not visible(element, values, condition):
                     continue
-                raw = str(element.get("src", ""))
-                single = _SINGLE.fullmatch(raw)
-                if single is None and "{" not in raw:
-                    where, owner = element.location or Location(template.file), None
-                else:
-                    where = card.source.of(single.group(1)) if single else card.source.location
-                    owner = card.id
-                src = substitute(raw, values)
-                if single and values.get(single.group(1)) is None:
-                    continue  # an optional art field left out: nothing to draw
-                info, problem = _art_problem(definition.root, src)
-                if problem is not None:
-                    report(problem.code, problem.message, where, owner)
-                    continue
-                assert info is not None
-                _, _, w, h = art.placement(info, element.box, str(element.get("fit", "cover")))
-                dpi = art.printed_dpi(info, w, h)
-                if dpi is not None and dpi < art.MIN_DPI:
-                    report("art-low-dpi", f"'{src}' prints at {dpi:.0f} dpi in its "
-                           f"{element.box[2]:g} x {element.box[3]:g} mm box; "
-                           f"{art.MIN_DPI:.0f} dpi or more prints sharp", where, owner,
-                           warn=True)
+                _element_colors(definition, template, element, card, values, report)
+                if element.type == "image":
+                    _element_art(definition, template, element, card, values, report,
+                                 card_root)
     return list(findings.values())
+
+
+def _icon_findings(definition, card: DataCard, kind, report) -> None:
+    """``{icon-fire}`` in a card's text needs ``icons/fire.svg``; found here rather than when a
+    sheet is drawn, so ``pnp validate`` reports it on the card's field."""
+    icons = sorted(f"{{icon-{name}}}" for name in definition.icons)
+    for name, value in card.fields.items():
+        if name in kind.images or not isinstance(value, str) or "{" not in value:
+            continue
+        for token in _TOKEN.findall(value):
+            if token.startswith("icon-") and token[5:] in definition.icons:
+                continue
+            hint = did_you_mean(f"{{{token}}}", icons)
+            file = f" (no file icons/{token.removeprefix('icon-')}.svg)" \
+                if token.startswith("icon-") else ""
+            report("unknown-icon", f"'{{{token}}}' in {name} is not an icon of this game"
+                   f"{file}{hint}", card.source.of(name), card.id)
+
+
+def _card_dependent(template) -> tuple:
+    """Elements whose check depends on the card: images and colours with placeholders."""
+    return tuple(e for e in template.elements
+                 if e.type == "image" or any("{" in str(c) for _, c in color_props(e)))
+
+
+def _element_colors(definition, template, element, card: DataCard,
+                    values: dict[str, object], report) -> None:
+    """A colour read from a card field (``fill: "{school}"``) must name a palette colour."""
+    for _, color in color_props(element):
+        raw = str(color)
+        if "{" not in raw:
+            continue
+        filled = substitute(raw, values)
+        if filled == "" or is_color(filled, definition.palette):
+            continue
+        single = _SINGLE.fullmatch(raw)
+        where = card.source.of(single.group(1)) if single else card.source.location
+        line = f" (line {element.location.line})" if element.location else ""
+        report("unknown-colour", f"colour '{raw}' of {template.file}{line} is '{filled}' on "
+               f"this card, which is not in the palette; the palette has: "
+               f"{', '.join(sorted(definition.palette))}", where, card.id)
+
+
+def _element_art(definition, template, element, card: DataCard, values: dict[str, object],
+                 report, card_root) -> None:
+    raw = str(element.get("src", ""))
+    single = _SINGLE.fullmatch(raw)
+    if single is None and "{" not in raw:
+        where, owner = element.location or Location(template.file), None
+    else:
+        where = card.source.of(single.group(1)) if single else card.source.location
+        owner = card.id
+    if single and values.get(single.group(1)) is None:
+        return  # an optional art field left out: nothing to draw
+    src = substitute(raw, values)
+    info, problem = _art_problem(art_roots(raw, definition.root, card_root), src)
+    if problem is not None:
+        report(problem.code, problem.message, where, owner)
+        return
+    assert info is not None
+    _, _, w, h = art.placement(info, element.box, str(element.get("fit", "cover")))
+    dpi = art.printed_dpi(info, w, h)
+    if dpi is not None and dpi < art.MIN_DPI:
+        report("art-low-dpi", f"'{src}' prints at {dpi:.0f} dpi in its "
+               f"{element.box[2]:g} x {element.box[3]:g} mm box; "
+               f"{art.MIN_DPI:.0f} dpi or more prints sharp", where, owner, warn=True)
 
 
 def deck_findings(definition, deck: Deck, card_set: CardSet) -> list[Finding]:

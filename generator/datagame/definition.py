@@ -32,7 +32,14 @@ from generator.schemacheck import did_you_mean
 from generator.yamlsource import YamlDocument
 
 from .cards import IMPLIED_FIELDS, DataCard, card_builder
-from .rules import DataRule, RuleContext, check_rules, compile_rules, sample_card
+from .rules import (
+    DataRule,
+    RuleContext,
+    check_rules,
+    compile_rules,
+    kind_values,
+    sample_card,
+)
 from .templates import TemplateScope, builtin_fonts, load_data_template
 
 TEMPLATES_DIR = "templates"
@@ -86,9 +93,10 @@ class DataGame:
                   for e in t.elements if e.type == "text"}
         return tuple(sorted(styles)) or ("regular",)
 
-    def prepare(self, ctx, card: Card) -> None:
-        """Give a face context what data templates need: art folder and CEL conditions."""
+    def prepare(self, ctx, card: Card, card_root: Path | None = None) -> None:
+        """Give a face context what data templates need: art folders and CEL conditions."""
         ctx.art_root = self.root
+        ctx.card_root = card_root
         ctx.condition = self.condition_for(card)
 
     @staticmethod
@@ -204,7 +212,15 @@ def _templates(kinds: dict[str, KindDefinition], raw_kinds: Mapping[str, Any], r
         if not path.is_file():
             continue
         fields = frozenset(f for k in kind_names for f in kinds[k].fields)
-        scope = TemplateScope(fields=fields, **scope_args)
+        schemas: dict[str, list[Mapping[str, Any]]] = {}
+        for kind_name in dict.fromkeys(kind_names):
+            for field, schema in kinds[kind_name].schema["properties"].items():
+                if isinstance(schema, Mapping):
+                    schemas.setdefault(field, []).append(schema)
+        scope = TemplateScope(
+            fields=fields, field_schemas={f: tuple(s) for f, s in schemas.items()},
+            translatable=frozenset(f for k in kind_names for f in kinds[k].translatable),
+            kinds=frozenset(kind_names), **scope_args)
         loaded, problems = load_data_template(path, template, scope)
         findings += problems
         if loaded is not None:
@@ -255,7 +271,8 @@ def load_data_game(doc: YamlDocument, root: Path) -> tuple[Game | None, list[Fin
     # one mistake is not reported again as an unknown kind or field of each rule naming it
     written = {k: dict(raw["schema"]) for k, raw in raw_kinds.items()}
     ctx = RuleContext(fields={k: frozenset(s.get("properties") or {}) for k, s in written.items()},
-                      samples={k: sample_card(k, s) for k, s in written.items()})
+                      samples={k: sample_card(k, s) for k, s in written.items()},
+                      values={k: kind_values(k, s) for k, s in written.items()})
     rules, problems = compile_rules(data.get("rules") or [], ("rules",), doc, ctx)
     findings += problems
     deck, problems = _deck(data, doc, ctx)

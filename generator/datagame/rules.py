@@ -24,6 +24,7 @@ from generator.cel import (
     CelProblem,
     Expression,
     Reads,
+    compared_literals,
     compile_expression,
     describe_error,
     first_macro,
@@ -105,12 +106,61 @@ def sample_card(kind: str, schema: Mapping[str, Any]) -> dict[str, object]:
     return card
 
 
+def field_values(schema: Mapping[str, Any]) -> frozenset[str] | None:
+    """The only values a field may take (``enum``/``const`` of strings), None for any."""
+    if "const" in schema:
+        return frozenset({str(schema["const"])})
+    if isinstance(schema.get("enum"), list):
+        return frozenset(str(v) for v in schema["enum"])
+    return None
+
+
+def kind_values(kind: str, schema: Mapping[str, Any]) -> dict[str, frozenset[str] | None]:
+    """Field -> the values it may take on a card of ``kind`` (``kind`` itself included)."""
+    props = schema.get("properties") or {}
+    values = {name: field_values(sub) if isinstance(sub, Mapping) else None
+              for name, sub in props.items()}
+    values["kind"] = frozenset({kind})
+    return values
+
+
+def impossible_values(literals: Sequence[tuple[str, str, str]],
+                      values_of: Any) -> list[str]:
+    """Comparisons with a value no card in reach can have (``c.kind == 'legnd'``):
+    ``values_of(variable, field)`` gives the allowed values, or None when any value goes."""
+    problems: list[str] = []
+    for variable, name, text in dict.fromkeys(literals):
+        allowed = values_of(variable, name)
+        if allowed is None or text in allowed:
+            continue
+        what = "kind of this game" if name == "kind" else f"possible '{name}'"
+        problems.append(f"'{text}' is not a {what} (expected one of: "
+                        f"{', '.join(sorted(allowed))}){did_you_mean(text, sorted(allowed))}")
+    return problems
+
+
 @dataclass(slots=True)
 class RuleContext:
     """What the static checks know of the game: each kind's fields and a sample card."""
 
     fields: dict[str, frozenset[str]]
     samples: dict[str, dict[str, object]]
+    #: kind -> field -> the values the field may take (None: any)
+    values: dict[str, dict[str, frozenset[str] | None]] = field(default_factory=dict)
+
+    def values_of(self, kinds: Iterable[str], name: str) -> frozenset[str] | None:
+        """Values ``name`` may take on cards of ``kinds``; None when any value may come."""
+        allowed: set[str] = set()
+        seen = False
+        for kind in kinds:
+            if name not in self.values.get(kind, {}):
+                continue
+            seen = True
+            values = self.values[kind][name]
+            if values is None:
+                return None
+            allowed |= values
+        return frozenset(allowed) if seen else None
 
     def fields_of(self, kind: str | None) -> frozenset[str]:
         if kind is not None:
@@ -141,6 +191,24 @@ def _unknown_names(rule: DataRule, facts: Reads, ctx: RuleContext) -> list[str]:
         if name not in known:
             problems.append(f"unknown field '{name}'{did_you_mean(name, sorted(known))}")
     return problems
+
+
+def _reach(rule: DataRule, facts: Reads, ctx: RuleContext):
+    """``values_of(variable, field)`` for a rule: ``self`` and bare names are the rule's kind
+    (or any kind), a variable over ``cards`` or a deck entry's ``card`` any kind."""
+    every = sorted(ctx.fields)
+    own = [rule.kind] if rule.kind else every
+
+    def values_of(variable: str, name: str) -> frozenset[str] | None:
+        if variable in {"self", ""} and rule.level == "card":
+            return ctx.values_of(own, name)
+        head, _, member = variable.partition(".")
+        over = facts.ranges.get(head)
+        if (over == "cards" and not member) or (over == "deck" and member == "card"):
+            return ctx.values_of(every, name)
+        return None
+
+    return values_of
 
 
 def _trial(rule: DataRule, ctx: RuleContext) -> str | None:
@@ -203,6 +271,12 @@ def compile_rules(entries: Sequence[Mapping[str, Any]], path: tuple[str, ...],
         if unknown:
             findings.append(error("rule-unknown-field", f"rule '{rule.code}': "
                                   f"{'; '.join(unknown)}", rule.check_location))
+            continue
+        impossible = impossible_values(compared_literals(expression),
+                                       _reach(rule, facts, ctx))
+        if impossible:
+            findings.append(error("rule-unknown-value", f"rule '{rule.code}': "
+                                  f"{'; '.join(impossible)}", rule.check_location))
             continue
         if facts.depth > 3:
             findings.append(error("rule-too-costly", f"rule '{rule.code}': comprehensions "

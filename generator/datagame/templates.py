@@ -8,26 +8,33 @@ validated rather than when a sheet is half drawn.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 
 from generator.art import ArtProblem, art_info, resolve
-from generator.cel import CelProblem, compile_expression
+from generator.cel import CelProblem, Expression, compared_literals, compile_expression, reads
 from generator.findings import Finding, error
 from generator.fonts import FONT_FILES
 from generator.layout.engine import text_angle
 from generator.layout.template import PLAIN_NAME, Element, Template, TemplateError, parse_template
 from generator.location import Location
 from generator.packfiles import PackFolder
+from generator.schemacheck import did_you_mean
 from generator.yamlsource import YamlDocument
+
+from .cards import IMPLIED_FIELDS
+from .rules import field_values, impossible_values
 
 _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 _ICON = re.compile(r"\{icon-([a-z0-9][a-z0-9-]*)\}")
-_COLOR_PROPS = ("fill", "stroke", "color")
+COLOR_PROPS = ("fill", "stroke", "color")
 _HEX = re.compile(r"#[0-9A-Fa-f]{6}")
+#: colour names a placeholder may give, checked when the template is read (enum fields only)
+_MAX_COLOR_COMBINATIONS = 1000
 WIDGETS = frozenset({"set_mark"})
 FITS = frozenset({"cover", "contain", "fill"})
 PAGE_VALUES = frozenset({"id", "kind", "count", "set_mark", "set_mark_label"})
@@ -43,44 +50,132 @@ class TemplateScope:
     palette: Mapping[str, str]
     fonts: Mapping[str, str]  # font name in templates -> style name (built-in or pack file)
     icons: frozenset[str]
+    #: field -> its schema in each kind drawn with the template (to check colour placeholders)
+    field_schemas: Mapping[str, tuple[Mapping[str, object], ...]] = field(
+        default_factory=dict)
+    translatable: frozenset[str] = frozenset()
+    kinds: frozenset[str] = frozenset()  # the kinds drawn with the template
+
+
+def is_color(value: str, palette: Mapping[str, str]) -> bool:
+    return value == "none" or bool(_HEX.fullmatch(value)) or value in palette
+
+
+def _palette_names(scope: TemplateScope) -> str:
+    return ", ".join(sorted(scope.palette))
 
 
 def _check_color(value: object, scope: TemplateScope) -> str | None:
     if value is None or not isinstance(value, str):
         return None if value is None else f"colour {value!r} is not a name or #rrggbb"
-    if value == "none" or _HEX.fullmatch(value) or "{" in value or value in scope.palette:
+    if "{" in value:
+        return _check_color_placeholders(value, scope)
+    if is_color(value, scope.palette):
         return None
-    return f"unknown colour '{value}'; the palette has: {', '.join(sorted(scope.palette))}"
+    return (f"unknown colour '{value}'; the palette has: {_palette_names(scope)}"
+            f"{did_you_mean(value, sorted(scope.palette))}")
+
+
+def _choices(schemas: tuple[Mapping[str, object], ...]) -> list[str] | None:
+    """Every value a field can take when each kind's schema lists them (enum/const)."""
+    values: list[str] = []
+    for schema in schemas:
+        if "const" in schema:
+            values.append(str(schema["const"]))
+        elif isinstance(schema.get("enum"), list):
+            values += [str(v) for v in schema["enum"]]
+        else:
+            return None
+    return list(dict.fromkeys(values))
+
+
+def _check_color_placeholders(value: str, scope: TemplateScope) -> str | None:
+    """``fill: "{school}"``: the fields must exist and not be translated; where every field is
+    an enum, each colour it can give must be in the palette (cards are checked one by one too)."""
+    problems = _check_text(value, scope)
+    if problems:
+        return problems[0]
+    names = list(dict.fromkeys(_PLACEHOLDER.findall(value)))
+    translated = [n for n in names if n in scope.translatable]
+    if translated:
+        return (f"colour '{value}' reads the translated field '{translated[0]}'; a colour "
+                "must come from a field that is the same in every language")
+    choices = [_choices(scope.field_schemas.get(n, ())) for n in names]
+    if not names or any(c is None for c in choices):
+        return None
+    combos = itertools.islice(itertools.product(*choices), _MAX_COLOR_COMBINATIONS)
+    for combo in combos:
+        filled = value
+        for name, choice in zip(names, combo, strict=True):
+            filled = filled.replace(f"{{{name}}}", choice)
+        if not is_color(filled, scope.palette):
+            given = ", ".join(f"{n} '{c}'" for n, c in zip(names, combo, strict=True))
+            return (f"colour '{value}' gives '{filled}' for {given}, which is not in the "
+                    f"palette; the palette has: {_palette_names(scope)}")
+    return None
 
 
 def _check_text(text: str, scope: TemplateScope) -> list[str]:
+    known = sorted(scope.fields | PAGE_VALUES)
     problems = [f"placeholder '{{{name}}}' names no field of the kinds drawn with this template"
+                f"{did_you_mean(name, known)}"
                 for name in _PLACEHOLDER.findall(text)
                 if name not in scope.fields and name not in PAGE_VALUES]
+    icons = [f"{{icon-{i}}}" for i in sorted(scope.icons)]
     problems += [f"icon '{{icon-{name}}}' has no file icons/{name}.svg"
+                 f"{did_you_mean(f'{{icon-{name}}}', icons)}"
                  for name in _ICON.findall(text) if name not in scope.icons]
     return problems
+
+
+def _condition_problems(expression: Expression, scope: TemplateScope) -> list[str]:
+    """A ``when:``/``unless:`` sees the card (``self``) and its fields by their bare names: a
+    name no kind drawn here has, or a value no card can have (``kind == 'legnd'``), would
+    silently hide or show the element on every card."""
+    fields = scope.fields | set(IMPLIED_FIELDS)
+    known = sorted(fields | {"self"})
+    facts = reads(expression)
+    problems = [f"unknown name '{n}'{did_you_mean(n, known)}"
+                for n in sorted(facts.names - fields - {"self"})]
+    problems += [f"unknown field '{n}'{did_you_mean(n, sorted(fields))}"
+                 for v, n in sorted(facts.fields) if v == "self" and n not in fields]
+
+    def values_of(variable: str, name: str) -> frozenset[str] | None:
+        if variable not in {"self", ""}:
+            return None
+        if name == "kind":
+            return scope.kinds or None
+        schemas = scope.field_schemas.get(name, ())
+        found = [field_values(s) for s in schemas]
+        if not found or any(v is None for v in found):
+            return None
+        return frozenset().union(*[v for v in found if v is not None])
+
+    return problems + impossible_values(compared_literals(expression), values_of)
 
 
 def _element_problems(element: Element, scope: TemplateScope) -> list[tuple[str, str]]:
     """(property, problem) pairs of one element."""
     problems: list[tuple[str, str]] = []
-    for prop in _COLOR_PROPS:
-        problem = _check_color(element.get(prop), scope)
+    for prop, color in color_props(element):
+        problem = _check_color(color, scope)
         if problem:
             problems.append((prop, problem))
     font = element.get("font")
     if font is not None and str(font) not in scope.fonts:
         problems.append(("font", f"unknown font '{font}'; known: "
-                         f"{', '.join(sorted(scope.fonts))}"))
+                         f"{', '.join(sorted(scope.fonts))}"
+                         f"{did_you_mean(str(font), sorted(scope.fonts))}"))
     for prop in ("when", "unless"):
         condition = element.get(prop)
         if condition is None or PLAIN_NAME.fullmatch(str(condition)):
             continue
         try:
-            compile_expression(str(condition))
+            expression = compile_expression(str(condition))
         except CelProblem as problem:
             problems.append((prop, problem.message))
+            continue
+        problems += [(prop, p) for p in _condition_problems(expression, scope)]
     if element.type == "text":
         try:
             text_angle(element.get("rotate", 0))
@@ -107,6 +202,15 @@ def _element_problems(element: Element, scope: TemplateScope) -> list[tuple[str,
             problems.append(("fit", f"fit is {element.get('fit')!r}; expected cover, contain "
                              "or fill"))
     return problems
+
+
+def color_props(element: Element) -> list[tuple[str, object]]:
+    """(property, colour) of every colour an element paints with; a widget's is in options."""
+    found = [(prop, element.get(prop)) for prop in COLOR_PROPS if element.get(prop) is not None]
+    options = element.get("options")
+    if element.type == "widget" and isinstance(options, Mapping) and "color" in options:
+        found.append(("options.color", options["color"]))
+    return found
 
 
 def _with_fonts(template: Template, scope: TemplateScope) -> Template:
@@ -140,7 +244,7 @@ def load_data_template(path: Path, name: str, scope: TemplateScope
 
 
 def _where(doc: YamlDocument, element: Element, prop: str) -> Location:
-    return doc.where(("elements", element.index, prop))
+    return doc.where(("elements", element.index, *prop.split(".")))
 
 
 def builtin_fonts() -> dict[str, str]:

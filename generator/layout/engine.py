@@ -53,12 +53,15 @@ class FaceContext:
     problems: list[TextProblem] = field(default_factory=list)
     #: a ``when:``/``unless:`` CEL condition -> its value for this card (None: face values)
     condition: Callable[[str], bool] | None = None
-    #: the folder that ``image`` paths are relative to (a data game's pack, a built-in game's
-    #: template folder), None where no art is drawn
+    #: the folder that ``image`` paths written in a template are relative to (a data game's
+    #: pack, a built-in game's template folder), None where no art is drawn
     art_root: Path | None = None
     #: a data game's art problems are findings of validation, so art that cannot be drawn is
     #: left out here; a built-in game's art is ours, and a missing file is a template error
     art_checked: bool = True
+    #: the card's own pack folder: a path read from a card field (``src: "{art}"``) is looked
+    #: for there first, so an expansion's cards print the expansion's art
+    card_root: Path | None = None
 
     def fit(self, text: str, width_mm: float, height_mm: float, style: str, size_pt: float,
             min_size_pt: float, what: str) -> FittedText:
@@ -69,10 +72,16 @@ class FaceContext:
             self.problems.append(TextProblem(what, fitted.overflow_mm, fitted.size_pt))
         return fitted
 
-    def color(self, name: object) -> str | None:
+    def color(self, name: object, values: Mapping[str, object] | None = None) -> str | None:
+        """A palette name or ``#rrggbb``; with the face ``values``, ``{field}`` placeholders
+        are filled first (``fill: "{school}"``), the same for every element that paints."""
         if name in (None, "none"):
             return None
         text = str(name)
+        if values is not None and "{" in text:
+            text = substitute(text, values)
+            if text in ("", "none"):
+                return None
         if text.startswith("#"):
             return text
         if text not in self.palette:
@@ -199,7 +208,7 @@ def _text_element(element: Element, values: Mapping[str, object], ctx: FaceConte
     if not fitted.fits:
         layout.problems.append(TextProblem(field_name, fitted.overflow_mm, fitted.size_pt,
                                            box=element.box))
-    color = ctx.color(element.get("color", "ink")) or "#000000"
+    color = ctx.color(element.get("color", "ink"), values) or "#000000"
     ops, unknown = text_ops(fitted, box, str(element.get("align", "left")),
                             str(element.get("valign", "top")), font, color, ctx.icons)
     layout.ops.extend([turned(op, element.box, angle) for op in ops] if angle else ops)
@@ -258,12 +267,18 @@ def _bleed_box(box: Box, bleed: object, amount: float) -> Box:
 def _rect_element(element: Element, values: Mapping[str, object], ctx: FaceContext,
                   layout: FaceLayout) -> None:
     x, y, w, h = _bleed_box(element.box, element.get("bleed"), ctx.bleed_mm)
-    fill = element.get("fill")
-    fill = substitute(str(fill), values) if fill is not None else None
-    layout.ops.append(Rect(x, y, w, h, fill=ctx.color(fill),
-                           stroke=ctx.color(element.get("stroke")),
+    layout.ops.append(Rect(x, y, w, h, fill=ctx.color(element.get("fill"), values),
+                           stroke=ctx.color(element.get("stroke"), values),
                            width_pt=float(element.get("stroke_width", 0.5)),
                            radius=float(element.get("radius", 0.0))))
+
+
+def art_roots(src: str, game_root: Path, card_root: Path | None) -> tuple[Path, ...]:
+    """Where an image's file is looked for: a path that is one card field (``"{art}"``) in the
+    card's own pack, then the game's; a path the template writes, in the game's pack."""
+    if card_root is not None and _VALUE.fullmatch(src):
+        return (card_root, game_root)
+    return (game_root,)
 
 
 def _image_element(element: Element, values: Mapping[str, object], ctx: FaceContext,
@@ -273,16 +288,23 @@ def _image_element(element: Element, values: Mapping[str, object], ctx: FaceCont
 
     if ctx.art_root is None:
         raise TemplateError("image elements need a game defined in a pack folder")
-    src = substitute(str(element.get("src", "")), values)
+    raw = str(element.get("src", ""))
+    src = substitute(raw, values)
     try:
-        info = art.art_info(art.resolve(ctx.art_root, src))
+        info = art.art_info(art.resolve_first(art_roots(raw, ctx.art_root, ctx.card_root), src))
     except (art.ArtProblem, OSError) as exc:
         if ctx.art_checked:
             return
         raise TemplateError(f"image '{src}': {getattr(exc, 'message', exc)}") from None
+    if info.vector:  # validation read the size only; the renderer draws with svglib
+        try:
+            art.svg_drawing(info.path)
+        except (art.ArtProblem, OSError) as exc:
+            raise TemplateError(f"image '{src}' cannot be drawn: "
+                                f"{getattr(exc, 'message', exc)}") from None
     clip = _bleed_box(element.box, element.get("bleed"), ctx.bleed_mm)
     x, y, w, h = art.placement(info, clip, str(element.get("fit", "cover")))
-    tint = ctx.color(element.get("color")) if info.tintable else None
+    tint = ctx.color(element.get("color"), values) if info.tintable else None
     layout.ops.append(Image(x, y, w, h, str(info.path), info.vector, clip, tint))
 
 
@@ -312,7 +334,7 @@ def _element_ops(element: Element, values: Mapping[str, object], ctx: FaceContex
         _rect_element(element, values, ctx, layout)
     elif element.type == "line":
         x, y, w, h = element.box
-        layout.ops.append(Line(x, y, x + w, y + h, ctx.color(element.get("stroke", "ink")),
+        layout.ops.append(Line(x, y, x + w, y + h, ctx.color(element.get("stroke", "ink"), values),
                                float(element.get("stroke_width", 0.5))))
     elif element.type == "text":
         _text_element(element, values, ctx, layout)

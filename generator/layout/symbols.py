@@ -30,7 +30,7 @@ def set_mark_widget(values: Mapping[str, object], box: tuple[float, float, float
     """Template widget ``set_mark``: the mark of the card's own set, in the box's corner."""
     x, y, w, h = box
     size = min(w, h)
-    color = ctx.color(options.get("color", "ink")) or "#000000"
+    color = ctx.color(options.get("color", "ink"), values) or "#000000"
     mark = str(values.get("set_mark", ctx.manifest.set_mark))
     label = str(values.get("set_mark_label", ctx.manifest.set_mark_label))
     square = (x + w - size, y, size, size)
