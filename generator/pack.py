@@ -13,7 +13,7 @@ from types import MappingProxyType
 
 from generator import schemacheck
 from generator.errors import UsageError
-from generator.findings import Finding, error
+from generator.findings import Finding, Severity, error
 from generator.games import get_game, known_games
 from generator.games.base import Game
 from generator.limits import MAX_CARDS
@@ -160,6 +160,7 @@ def _load_cards(doc: YamlDocument, manifest: Manifest, game: Game,
         return []
     built: list[Card] = []
     bad_items = {f.location for f in envelope}
+    refused = _refused_rows(doc, findings)
     for index, item in enumerate(cards_data):
         own = {doc.where(("cards", index, key)) for key in ("id", "kind")}
         if not isinstance(item, Mapping) or bad_items & {doc.where(("cards", index)), *own}:
@@ -178,9 +179,21 @@ def _load_cards(doc: YamlDocument, manifest: Manifest, game: Game,
                                      base=("cards", index), card=card_id,
                                      schema=kind.schema_data)
         findings.extend(problems)
-        if not problems:
+        if not problems and index not in refused:
             built.append(kind.build(item, manifest.pack, _source_ref(doc, index, item)))
     return built
+
+
+def _refused_rows(doc: YamlDocument, findings: list[Finding]) -> set[int]:
+    """Cards of a table with a cell refused when it was read (an uncomputed formula, an error
+    value): reported at the cell already, and not built, so rules do not trip over the gap."""
+    cells = {f.location for f in findings if f.severity is Severity.ERROR
+             and f.location.file == doc.file}
+    if not cells:
+        return set()
+    return {key[1] for key, where in doc.values.items()
+            if len(key) == 3 and key[0] == "cards" and where in cells
+            and isinstance(key[1], int)}
 
 
 def _card_documents(folder: PackFolder, file: PackFile, game: Game

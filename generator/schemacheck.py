@@ -222,4 +222,13 @@ def check(doc: YamlDocument, package: str, schema_name: str, instance: object = 
     validator = data_validator(schema) if schema is not None else _validator(package,
                                                                              schema_name)
     errors = sorted(validator.iter_errors(target), key=lambda e: list(map(str, e.absolute_path)))
-    return [_finding_for(e, doc, base, card) for e in errors]
+    return [_finding_for(e, doc, base, card) for e in errors if not _refused(e, doc, base)]
+
+
+def _refused(err: ValidationError, doc: YamlDocument, base: PathKey) -> bool:
+    """A required field that the document located but holds no value for was refused where
+    it was read (a spreadsheet cell holding an error) and is reported there already."""
+    if err.validator != "required" or "'" not in err.message:
+        return False
+    missing = err.message.split("'")[1]
+    return (*base, *err.absolute_path, missing) in doc.values

@@ -45,6 +45,7 @@ from .templates import TemplateScope, builtin_fonts, load_data_template
 TEMPLATES_DIR = "templates"
 DEFAULT_PALETTE = MappingProxyType({"ink": "#000000", "paper": "#ffffff",
                                     "white": "#ffffff", "black": "#000000"})
+_JSON_TYPES = ("string", "integer", "number", "boolean", "array", "object", "null")
 _ID_SCHEMA = {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$"}
 
 
@@ -143,9 +144,21 @@ def _kind_schema(name: str, raw: Mapping[str, Any], doc: YamlDocument
     except SchemaError as exc:
         path = tuple(exc.absolute_path) or tuple(exc.path)
         where = doc.where((*base, *path)) if path else doc.where(base)
+        message = exc.message
+        if path and path[-1] == "type" and isinstance(exc.instance, str):
+            message = (f"'{exc.instance}' is not a JSON Schema type (one of: "
+                       f"{', '.join(_JSON_TYPES)}){did_you_mean(exc.instance, list(_JSON_TYPES))}")
         return None, [error("bad-kind-schema", f"kind '{name}': not a valid JSON Schema: "
-                            f"{exc.message}", where)]
+                            f"{message}", where)]
     properties = dict(schema.get("properties") or {})
+    required = schema.get("required") or []
+    for index, field in enumerate(required):
+        if field not in properties and field not in IMPLIED_FIELDS \
+                and schema.get("additionalProperties", False) is False:
+            return None, [error("bad-kind-schema", f"kind '{name}': '{field}' is required but "
+                                "is not one of its properties"
+                                f"{did_you_mean(str(field), sorted(properties))}",
+                                doc.where((*base, "required", index)))]
     for implied in IMPLIED_FIELDS:
         if implied in properties:
             return None, [error("bad-kind-schema", f"kind '{name}': '{implied}' is implied; "
@@ -170,6 +183,18 @@ def _kind_schema(name: str, raw: Mapping[str, Any], doc: YamlDocument
                           tuple(properties)), findings
 
 
+def _written_schema(raw: object) -> dict[str, Any]:
+    """A kind's schema as written, reduced to what the checks of templates and rules read:
+    its properties that are mappings (whatever mistakes the schema has)."""
+    schema = dict(raw) if isinstance(raw, Mapping) else {}
+    properties = schema.get("properties")
+    schema["properties"] = {str(k): v for k, v in properties.items() if isinstance(v, Mapping)} \
+        if isinstance(properties, Mapping) else {}
+    if not isinstance(raw, Mapping) or not isinstance(properties, Mapping | None):
+        schema["x-unreadable"] = True  # its fields are unknown
+    return schema
+
+
 def _fonts(data: Mapping[str, Any], root: Path, doc: YamlDocument
            ) -> tuple[dict[str, str], list[Finding]]:
     fonts = builtin_fonts()
@@ -184,9 +209,11 @@ def _fonts(data: Mapping[str, Any], root: Path, doc: YamlDocument
             fonts[name] = pack_font_style(resolve(root, str(path)))
         except ArtProblem as problem:
             findings.append(error("bad-font", problem.message.replace("art", "font"), where))
+            fonts[name] = "regular"  # reported here; templates naming it are not wrong too
         except ValueError as exc:
             findings.append(error("bad-font", f"'{path}' is not a usable TrueType font ({exc})",
                                   where))
+            fonts[name] = "regular"
     return fonts, findings
 
 
@@ -220,7 +247,8 @@ def _templates(kinds: dict[str, KindDefinition], raw_kinds: Mapping[str, Any], r
         scope = TemplateScope(
             fields=fields, field_schemas={f: tuple(s) for f, s in schemas.items()},
             translatable=frozenset(f for k in kind_names for f in kinds[k].translatable),
-            kinds=frozenset(kind_names), **scope_args)
+            kinds=frozenset(kind_names), fields_known=not any(
+                kinds[k].schema.get("x-unreadable") for k in kind_names), **scope_args)
         loaded, problems = load_data_template(path, template, scope)
         findings += problems
         if loaded is not None:
@@ -252,26 +280,33 @@ def load_data_game(doc: YamlDocument, root: Path) -> tuple[Game | None, list[Fin
     findings: list[Finding] = []
     raw_kinds: Mapping[str, Any] = data["kinds"]
     kinds: dict[str, KindDefinition] = {}
+    # a kind whose schema has a mistake is reported once: templates, rules and decks still
+    # see the fields written for it, so they are not reported wrong because of it
+    written = {k: _written_schema(raw["schema"]) for k, raw in raw_kinds.items()}
+    drawn: dict[str, KindDefinition] = {}
     for kind_name, raw in raw_kinds.items():
         kind, problems = _kind_schema(kind_name, raw["schema"], doc)
         findings += problems
-        if kind is not None:
-            kinds[kind_name] = KindDefinition(kind_name, str(raw["front"]), str(raw["back"]),
-                                              kind.schema, kind.translatable, kind.images,
-                                              kind.fields)
+        if kind is None:
+            props = written[kind_name]["properties"]
+            kind = KindDefinition(kind_name, "", "", MappingProxyType(written[kind_name]), (),
+                                  (), tuple(props))
+        else:
+            kinds[kind_name] = kind = KindDefinition(
+                kind_name, str(raw["front"]), str(raw["back"]), kind.schema,
+                kind.translatable, kind.images, kind.fields)
+        drawn[kind_name] = kind
     palette = MappingProxyType({**DEFAULT_PALETTE, **(data.get("palette") or {})})
     fonts, problems = _fonts(data, root, doc)
     findings += problems
     icons = dict(icon_files(root))
     scope_args = {"game": name, "root": root, "palette": palette, "fonts": fonts,
                   "icons": frozenset(icons)}
-    templates, problems = _templates(kinds, raw_kinds, root, scope_args, doc)
+    templates, problems = _templates(drawn, raw_kinds, root, scope_args, doc)
     findings += problems
-    # rules see every kind written in game.yaml, even one whose schema has a mistake, so that
-    # one mistake is not reported again as an unknown kind or field of each rule naming it
-    written = {k: dict(raw["schema"]) for k, raw in raw_kinds.items()}
-    ctx = RuleContext(fields={k: frozenset(s.get("properties") or {}) for k, s in written.items()},
-                      samples={k: sample_card(k, s) for k, s in written.items()},
+    # a trial run of the rules uses sample cards of the kinds whose schemas are sound only
+    ctx = RuleContext(fields={k: frozenset(s["properties"]) for k, s in written.items()},
+                      samples={k: sample_card(k, written[k]) for k in kinds},
                       values={k: kind_values(k, s) for k, s in written.items()})
     rules, problems = compile_rules(data.get("rules") or [], ("rules",), doc, ctx)
     findings += problems

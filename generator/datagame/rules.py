@@ -214,6 +214,8 @@ def _reach(rule: DataRule, facts: Reads, ctx: RuleContext):
 def _trial(rule: DataRule, ctx: RuleContext) -> str | None:
     """Run the rule on sample cards; a type mistake shows up as an error or a non-boolean."""
     assert rule.expression is not None
+    if rule.kind is not None and rule.kind not in ctx.samples:
+        return None  # the kind's schema has a mistake (reported there): no sample to try
     kinds = [rule.kind] if rule.kind else sorted(ctx.samples)
     samples = [ctx.samples[k] for k in kinds if k in ctx.samples]
     cards = to_cel([ctx.samples[k] for k in sorted(ctx.samples)])

@@ -14,9 +14,11 @@ reports it in its usual words at the cell.
 from __future__ import annotations
 
 import csv
+import datetime
 import io
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from generator.findings import Finding, error, warning
@@ -66,8 +68,58 @@ def _typed(text: str, schema: Mapping[str, Any] | None) -> object:
     return text
 
 
+@dataclass(frozen=True, slots=True)
+class FormulaCell:
+    """A spreadsheet formula whose value was never computed (the workbook was written by a
+    program, not saved by a spreadsheet application), so there is no value to read."""
+
+    formula: str
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorCell:
+    """A spreadsheet cell holding an error value (#DIV/0!, #REF!, #N/A ...)."""
+
+    code: str
+
+
+_DATE_FORMATS = frozenset({"date", "date-time", "time"})
+
+
+def _date_text(value: datetime.date | datetime.time) -> str:
+    if isinstance(value, datetime.datetime) and value.time() == datetime.time(0):
+        return value.date().isoformat()
+    return value.isoformat()
+
+
+def _cell_problem(cell: object, field: str, field_schema: Mapping[str, Any] | None
+                  ) -> tuple[bool, str, str] | None:
+    """(is an error, code, message) of a spreadsheet cell that is no card data as it is."""
+    if isinstance(cell, FormulaCell):
+        return True, "formula-not-computed", (
+            f"'{field}' is the formula {cell.formula[:60]} with no computed value (the workbook "
+            "was never saved by a spreadsheet program); open and save it in one, or type the "
+            "value")
+    if isinstance(cell, ErrorCell):
+        return True, "spreadsheet-error", (
+            f"'{field}' holds the spreadsheet error {cell.code} (a formula that fails); fix "
+            "the formula or type the value")
+    if isinstance(cell, datetime.date | datetime.time) and not (
+            field_schema is not None and field_schema.get("format") in _DATE_FORMATS):
+        kinds = field_schema.get("type") if field_schema is not None else None
+        text = kinds in (None, "string") or (isinstance(kinds, list) and "string" in kinds)
+        # as text, a date may be meant (a warning); as a number it cannot be (an error)
+        wanted = "text" if text else "a number"
+        return not text, "spreadsheet-date", (
+            f"'{field}' holds the date {_date_text(cell)}; a spreadsheet turns entries such as "
+            f"3/5 or 1-2 into dates: format the column as {wanted} and type the value again")
+    return None
+
+
 def _typed_value(value: object, schema: Mapping[str, Any] | None) -> object:
     """Spreadsheet cells come typed already; whole floats become ints where ints are wanted."""
+    if isinstance(value, datetime.date | datetime.time):
+        return _typed(_date_text(value), schema)
     if isinstance(value, str):
         return _typed(value, schema)
     if isinstance(value, float) and value.is_integer() and schema is not None:
@@ -136,7 +188,15 @@ def rows_to_document(file: str, rows: Iterable[Sequence[object]], schema: TableS
             header.append(None)
             continue
         header.append(name)
+    if "id" not in seen:
+        named = ", ".join(f"'{n}'" for n in list(seen)[:3]) or "nothing"
+        fields = ", ".join(sorted(schema.columns)[:6])
+        # every row would lack its id: one finding here rather than one per row
+        return None, [error("table-header", f"row 1 must name the fields, one per column "
+                            f"({fields}, ...), among them 'id'; it holds {named}",
+                            Location(file, 1, 1))]
     width = len(header_row)
+    unnamed: dict[int, tuple[int, object]] = {}  # column -> first row holding a value
     cards: list[dict[str, object]] = []
     for row_number, row in enumerate(iterator, start=2):
         if row_number > MAX_ROWS:
@@ -163,18 +223,40 @@ def rows_to_document(file: str, rows: Iterable[Sequence[object]], schema: TableS
         if kind is None and schema.only_kind is not None:
             kind = schema.only_kind
         for column, (name, cell) in enumerate(zip(header, cells, strict=True), start=1):
-            if name is None or cell is None or (isinstance(cell, str) and not cell.strip()):
+            if cell is None or (isinstance(cell, str) and not cell.strip()):
+                continue
+            if name is None:
+                if not str(header_row[column - 1] or "").strip():
+                    unnamed.setdefault(column, (row_number, cell))
                 continue
             where = Location(file, row_number, column)
-            doc.values[(*path, name)] = where
+            doc.values[(*path, name)] = where  # also for a refused cell: see schemacheck
             doc.keys[(*path, name)] = where
+            problem = _cell_problem(cell, name, schema.field_schema(kind, name))
+            if problem is not None:
+                is_error, code, message = problem
+                findings.append((error if is_error else warning)(code, message, where,
+                                                                 card_id(cells, seen)))
+                if is_error:
+                    continue
             card[name] = cell.strip() if name in {"id", "kind"} and isinstance(cell, str) \
                 else _typed_value(cell, schema.field_schema(kind, name))
         if "kind" not in card and kind is not None:
             card["kind"] = str(kind)
         cards.append(card)
+    for column, (row_number, cell) in unnamed.items():
+        findings.append(error(
+            "unnamed-column", f"column {column_letter(column)} has no field name in row 1, but "
+            f"row {row_number} holds {str(cell)[:40]!r} there; name the column (a merged "
+            "header cell names its first column only)", Location(file, 1, column)))
     doc.data = {"cards": cards}
     return doc, findings
+
+
+def card_id(cells: Sequence[object], seen: Mapping[str, int]) -> str | None:
+    column = seen.get("id")
+    value = cells[column - 1] if column and column <= len(cells) else None
+    return str(value).strip() if isinstance(value, str) and value.strip() else None
 
 
 def _decode(file: str, raw: bytes) -> tuple[str | None, Finding | None]:
@@ -230,16 +312,18 @@ def load_xlsx(raw: bytes, file: str, schema: TableSchema
             return [], [error("file-too-large", f"this workbook expands to {expanded} bytes; "
                               f"the limit is {MAX_XLSX_EXPANDED}", Location(file))]
         workbook = load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
+        # the same cells as written: a formula whose value no spreadsheet has computed reads
+        # as empty above, and only its formula tells it from an empty cell
+        formulas = load_workbook(io.BytesIO(raw), read_only=True, data_only=False)
     except (OSError, zipfile.BadZipFile, KeyError, ValueError, TypeError) as exc:
         return [], [error("bad-spreadsheet", f"not a readable .xlsx workbook "
                           f"({type(exc).__name__})", Location(file))]
     documents: list[YamlDocument] = []
     findings: list[Finding] = []
     try:
-        for sheet in workbook.worksheets:
+        for sheet, written in zip(workbook.worksheets, formulas.worksheets, strict=True):
             name = f"{file}[{sheet.title}]"
-            rows = (row[:MAX_COLUMNS] for row in sheet.iter_rows(values_only=True))
-            doc, problems = rows_to_document(name, rows, schema)
+            doc, problems = rows_to_document(name, _sheet_rows(sheet, written), schema)
             findings += problems
             if doc is not None:
                 documents.append(doc)
@@ -248,7 +332,27 @@ def load_xlsx(raw: bytes, file: str, schema: TableSchema
                               f"({type(exc).__name__})", Location(file)))
     finally:
         workbook.close()
+        formulas.close()
     return documents, findings
+
+
+def _sheet_rows(sheet: Any, written: Any) -> Iterable[list[object]]:
+    """A sheet's rows as values; error values and uncomputed formulas become marker cells."""
+    from itertools import zip_longest
+
+    for cells, raw in zip_longest(sheet.iter_rows(), written.iter_rows(values_only=True),
+                                  fillvalue=()):
+        row: list[object] = []
+        for index, cell in enumerate(cells[:MAX_COLUMNS]):
+            value = cell.value
+            formula = raw[index] if index < len(raw) else None
+            formula = getattr(formula, "text", formula)  # an array formula
+            if getattr(cell, "data_type", None) == "e" and value is not None:
+                value = ErrorCell(str(value))
+            elif value is None and isinstance(formula, str) and formula.startswith("="):
+                value = FormulaCell(formula)
+            row.append(value)
+        yield row
 
 
 def load_table(raw: bytes, suffix: str, file: str, schema: TableSchema

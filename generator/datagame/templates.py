@@ -55,6 +55,9 @@ class TemplateScope:
         default_factory=dict)
     translatable: frozenset[str] = frozenset()
     kinds: frozenset[str] = frozenset()  # the kinds drawn with the template
+    #: False when a kind drawn here has a schema whose properties cannot be read (reported
+    #: there): its fields are unknown, so placeholders and conditions are not checked
+    fields_known: bool = True
 
 
 def is_color(value: str, palette: Mapping[str, str]) -> bool:
@@ -116,6 +119,8 @@ def _check_color_placeholders(value: str, scope: TemplateScope) -> str | None:
 
 
 def _check_text(text: str, scope: TemplateScope) -> list[str]:
+    if not scope.fields_known:
+        return []
     known = sorted(scope.fields | PAGE_VALUES)
     problems = [f"placeholder '{{{name}}}' names no field of the kinds drawn with this template"
                 f"{did_you_mean(name, known)}"
@@ -132,6 +137,8 @@ def _condition_problems(expression: Expression, scope: TemplateScope) -> list[st
     """A ``when:``/``unless:`` sees the card (``self``) and its fields by their bare names: a
     name no kind drawn here has, or a value no card can have (``kind == 'legnd'``), would
     silently hide or show the element on every card."""
+    if not scope.fields_known:
+        return []
     fields = scope.fields | set(IMPLIED_FIELDS)
     known = sorted(fields | {"self"})
     facts = reads(expression)
