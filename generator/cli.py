@@ -427,12 +427,14 @@ def schema_command(pack: Path, out_dir: Path | None) -> None:
 @click.option("--name", default=None, help="the game's name (default: made from FOLDER's name)")
 def new_command(folder: Path, name: str | None) -> None:
     """Write a small, complete starter game defined in data into a new FOLDER."""
+    import shlex
+
     from generator.newgame import write_starter
 
     pack, title, count = write_starter(folder, name)
     shown = display_path(folder)
     click.echo(f"wrote {shown}/ ({count} files): '{title}', pack id '{pack}'\n"
-               f"next: read {shown}/README.md, then run  pnp validate {shown}")
+               f"next: read {shown}/README.md, then run  pnp validate {shlex.quote(shown)}")
 
 
 @cli.command("rules")

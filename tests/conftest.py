@@ -9,6 +9,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from pypdf import PdfReader
 
 ROOT = Path(__file__).resolve().parent.parent
 CWNB = ROOT / "cards" / "cwnb"
@@ -83,3 +84,22 @@ def last_covered_line(doc: Path, heading: str, line_ref: str) -> int:
         assert int(first) == covered + 1, f"{line_ref}{first} follows {line_ref}{covered}"
         covered = int(last or first)
     return covered
+
+
+def pdf_images(pdf: Path) -> dict[int, tuple[int, int]]:
+    """Every image XObject of the document (inside card-face forms too), by object number."""
+    found: dict[int, tuple[int, int]] = {}
+    forms: set[int] = set()
+
+    def walk(resources) -> None:
+        for ref in ((resources or {}).get("/XObject") or {}).values():
+            obj = ref.get_object()
+            if obj["/Subtype"] == "/Image":
+                found[ref.idnum] = (int(obj["/Width"]), int(obj["/Height"]))
+            elif obj["/Subtype"] == "/Form" and ref.idnum not in forms:
+                forms.add(ref.idnum)
+                walk(obj.get("/Resources"))
+
+    for page in PdfReader(pdf).pages:
+        walk(page.get("/Resources"))
+    return found

@@ -18,6 +18,8 @@ import yaml
 from PIL import Image
 from pypdf import PdfReader
 
+from tests.conftest import pdf_images
+
 ROCKPOOL = Path(__file__).resolve().parents[1] / "cards" / "rockpool"
 BLEED_MM = 1.5
 
@@ -62,25 +64,6 @@ def page_text(pdf: Path, index: int) -> str:
         return re.sub(r"\s+", " ", doc.pages[index].extract_text() or "")
 
 
-def images(pdf: Path) -> dict[int, tuple[int, int]]:
-    """Every image XObject of the document (inside card-face forms too), by object number."""
-    found: dict[int, tuple[int, int]] = {}
-    forms: set[int] = set()
-
-    def walk(resources) -> None:
-        for ref in ((resources or {}).get("/XObject") or {}).values():
-            obj = ref.get_object()
-            if obj["/Subtype"] == "/Image":
-                found[ref.idnum] = (int(obj["/Width"]), int(obj["/Height"]))
-            elif obj["/Subtype"] == "/Form" and ref.idnum not in forms:
-                forms.add(ref.idnum)
-                walk(obj.get("/Resources"))
-
-    for page in PdfReader(pdf).pages:
-        walk(page.get("/Resources"))
-    return found
-
-
 # --- the shipped pack is clean ------------------------------------------------------------------
 
 @pytest.mark.parametrize("locale", ["en", "de"])
@@ -122,8 +105,8 @@ def test_card_and_art_counts() -> None:
 # --- what the PDFs hold ----------------------------------------------------------------------
 
 def test_raster_art_is_embedded_once_per_pdf(built: dict[str, Path]) -> None:
-    fronts = images(built["en"] / "fronts.pdf")
-    backs = images(built["en"] / "backs.pdf")
+    fronts = pdf_images(built["en"] / "fronts.pdf")
+    backs = pdf_images(built["en"] / "backs.pdf")
     # the two water textures (1000 x 1370 px): on the ten tide fronts, embedded once each
     assert sorted(fronts.values()) == [(1000, 1370), (1000, 1370)]
     # backs: the deep water of the shared back and the bright water of the tide back

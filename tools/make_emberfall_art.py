@@ -6,7 +6,8 @@ seeded, so running the script again gives the same pixels:
 
     .venv/bin/python tools/make_emberfall_art.py
 
-Each format the contract names is used: PNG and JPEG creature scenes, a WebP card back. The art
+Each format the contract names is used: PNG and JPEG creature scenes, a WebP card back (and the
+expansion ``emberfall-ashes`` gets a PNG of its own). The art
 window of a creature is 63.5 x 40 mm plus 3 mm bleed on three sides, so 840 x 540 px print at
 about 300 dpi; the back, 69.5 x 94.9 mm with its bleed, needs 830 x 1130 px.
 """
@@ -20,7 +21,9 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFilter
 
-ART = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "emberfall" / "art"
+FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures"
+ART = FIXTURES / "emberfall" / "art"
+EXPANSION_ART = FIXTURES / "emberfall-ashes" / "art"
 SCENE = (840, 540)
 
 #: name -> (format, seed, sky top, sky bottom, ground, creature colour, eye colour)
@@ -130,6 +133,10 @@ def main() -> None:
             image = image.quantize(64)  # flat painted colours: a small palette PNG
         image.save(ART / name, fmt, **options)
     back().save(ART / "back.webp", "WEBP", quality=80, method=6)
+    # the expansion's own picture (its cards also name one of the base game's)
+    EXPANSION_ART.mkdir(parents=True, exist_ok=True)
+    deep = scene(7, (10, 20, 30), (120, 50, 30), (30, 20, 20), (12, 8, 8), (255, 120, 40))
+    deep.quantize(64).save(EXPANSION_ART / "deep-ember.png", "PNG", optimize=True)
 
 
 if __name__ == "__main__":

@@ -98,6 +98,7 @@ class DataGame:
         """Give a face context what data templates need: art folders and CEL conditions."""
         ctx.art_root = self.root
         ctx.card_root = card_root
+        ctx.checked_colors = True
         ctx.condition = self.condition_for(card)
 
     @staticmethod

@@ -62,6 +62,9 @@ class FaceContext:
     #: the card's own pack folder: a path read from a card field (``src: "{art}"``) is looked
     #: for there first, so an expansion's cards print the expansion's art
     card_root: Path | None = None
+    #: colours read from card fields were checked by validation, on the card (a data game):
+    #: an unknown one paints nothing here rather than being reported a second time
+    checked_colors: bool = False
 
     def fit(self, text: str, width_mm: float, height_mm: float, style: str, size_pt: float,
             min_size_pt: float, what: str) -> FittedText:
@@ -80,7 +83,8 @@ class FaceContext:
         text = str(name)
         if values is not None and "{" in text:
             text = substitute(text, values)
-            if text in ("", "none"):
+            if text in ("", "none") or (self.checked_colors and not text.startswith("#")
+                                        and text not in self.palette):
                 return None
         if text.startswith("#"):
             return text
