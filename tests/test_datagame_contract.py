@@ -531,17 +531,18 @@ def test_a_colour_read_from_a_field_must_be_in_the_palette(tmp_path: Path, schoo
     assert _relative(findings(result)) == sorted(expected, key=str)
 
 
-def test_label_findings_point_at_the_template_line(tmp_path: Path) -> None:
-    """A data game has no labels.yaml: a label's translation is located at its ``label:``."""
+def test_label_findings_point_at_the_catalog_or_the_template_line(tmp_path: Path) -> None:
+    """A data game has no labels.yaml: a label's translation finding is at its entry in the
+    catalog, or at the template's ``label:`` when the catalog has no entry for it."""
     base = copy_packs(tmp_path)
-    catalog = polib.pofile(str(base / GAME / "locales" / "de.po"))
-    for entry in catalog:
-        if entry.msgctxt == "label" and entry.msgid == "Toughness":
-            entry.msgstr = ""
-        if entry.msgctxt == "label" and entry.msgid == "Swift":
-            entry.msgstr = "Schnell \u2603"
+    path = base / GAME / "locales" / "de.po"
+    catalog = polib.pofile(str(path))
+    catalog.remove(next(e for e in catalog if e.msgctxt == "label" and e.msgid == "Toughness"))
+    next(e for e in catalog if e.msgctxt == "label" and e.msgid == "Swift").msgstr = \
+        "Schnell \u2603"
     catalog.save()
+    line = path.read_text(encoding="utf-8").splitlines().index('msgstr "Schnell \u2603"') + 1
     result = pnp(base, "validate", GAME, "--locale", "de", "--format", "json")
     assert _relative(findings(result)) == [
-        ("error", "missing-glyph", "templates/spell.yaml", 18, 51, None),
+        ("error", "missing-glyph", "locales/de.po", line, 1, None),
         ("warning", "missing-translation", "templates/creature.yaml", 30, 51, None)]
