@@ -279,13 +279,16 @@ def test_translation_commands_on_the_data_game(tmp_path: Path) -> None:
     assert msgfmt.returncode == 0, msgfmt.stderr
 
 
-def test_export_and_preview_of_the_data_game(work: Path) -> None:
+def test_export_preflight_and_preview_of_the_data_game(work: Path) -> None:
     assert pnp(work, "export", GAME, "--to", "png", "--dpi", "60", "--out", "exports"
                ).returncode == 0
     listing = json.loads((work / "exports" / GAME / "en" / "png" / "export.json")
                          .read_text(encoding="utf-8"))
     fronts = {f["card"] for f in listing["files"] if f["side"] == "front"}
     assert fronts == CARD_IDS
+    # print-shop checks: art and backgrounds reach into the bleed, texts stay in the safe zone
+    preflight = pnp(work, "preflight", GAME, "--format", "json")
+    assert preflight.returncode == 0 and findings(preflight) == []
     assert pnp(work, "preview", GAME, "--out", "proof").returncode == 0
     page = (work / "proof" / GAME / "proof" / "index.html").read_text(encoding="utf-8")
     assert set(re.findall(r'data-card="([a-z0-9-]+)"', page)) == CARD_IDS
