@@ -42,7 +42,7 @@ def _faces(game: str, ink_saver: bool):
 
 
 #: games whose symbols are all SVG files so far
-DRAWN_FROM_FILES = ("cwnb",)
+DRAWN_FROM_FILES = ("cwnb", "gwas")
 
 
 @pytest.fixture(scope="module", params=[(g, ink) for g in DRAWN_FROM_FILES
@@ -149,3 +149,15 @@ def test_sheets_print_the_art_as_vectors(tmp_path):
             assert not any(page.images for page in pdf.pages), name
     raw = (result.out_dir / "fronts.pdf").read_bytes()
     assert len(set(re.findall(rb"/FormXob\.art\d+", raw))) >= 10
+
+
+def test_every_gwas_nation_has_its_ensign():
+    """Cards name ``art/ensign-{nation_code}.svg``: each nation a card may have is drawn,
+    including those no shipped card uses yet (an expansion's)."""
+    from generator.localize import source_labels
+
+    nations = {key.split(":", 1)[1] for key in source_labels("gwas") if key.startswith("nation:")}
+    assert len(nations) == 9
+    folder = builtin_game_templates("gwas") / "art"
+    for nation in nations:
+        assert art_info((folder / f"ensign-{nation}.svg").resolve()).vector, nation

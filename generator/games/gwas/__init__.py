@@ -45,7 +45,6 @@ GAME = Game(
         back_template=faces.back_template,
         values=faces.face_values,
         widgets=widgets.WIDGETS,
-        icons=widgets.ICONS,
     ),
     rules=RULES,
 )

@@ -30,7 +30,6 @@ from generator.games.gwas.tables import (
     MTB_CONTACT,
     MTB_SURPRISE,
     NONCOMBAT,
-    SLOW,
     SMALL,
     SUBMARINE_ATTACK,
     SUBMARINE_CONTACT,
@@ -104,19 +103,19 @@ def _ship_values(ship: Ship, text: FieldText, label: LabelText) -> dict[str, obj
         else label(class_key(ship.ship_class)),
         "group_name": label(f"group:{ship.group}"),
         "nation_line": f"{nation} \u00b7 {ship.year}" if ship.year else nation,
-        "gunnery": factors,
-        "gunnery_text": "-".join(map(str, ship.gunnery)),
-        "is_small": small,
+        # primary, secondary, tertiary cell ("" for a cell a small ship leaves empty)
+        "gun_p": factors[0],
+        "gun_s": factors[1],
+        "gun_t": factors[2],
         "hit_line": _fill(label, "hit_line_italic" if ship.italic else "hit_line",
                           roll=roll_range(hit)),
         "speed": ship.speed,
-        "is_slow": ship.speed == SLOW,
         "torpedo_deck": ship.torpedo_deck,
         "torpedo_hull": ship.torpedo_hull,
         "hull": ship.hull or 0,
-        "has_hull": bool(ship.hull),
         "ships_text": f"\u00d7{ship.ships}" if ship.ships > 1 else "",
         "note": text(ship, "note"),
+        # the silhouette drawn: art/profile-<shape>.svg
         "shape": silhouette_shape(ship.ship_class),
     }
 
@@ -146,7 +145,6 @@ def _submarine_values(sub: Submarine, text: FieldText, label: LabelText) -> dict
         "attack_line": _fill(label, "submarine_attack", roll=f"{attack}+"),
         "points_line": _fill(label, "submarine_points", points=SUBMARINE_POINTS),
         "note": text(sub, "note"),
-        "shape": "submarine",
     }
 
 
@@ -161,7 +159,6 @@ def _mtb_values(mtb: Mtb, text: FieldText, label: LabelText) -> dict[str, object
         "surprise_line": _fill(label, "mtb_surprise", roll=roll_range(MTB_SURPRISE)),
         "has_bonus": mtb.nation in MTB_BONUS_NATIONS,
         "note": text(mtb, "note"),
-        "shape": "mtb",
     }
 
 
@@ -169,12 +166,10 @@ def _airship_values(airship: Airship, text: FieldText, label: LabelText) -> dict
     return {
         **_unit_values(airship, label),
         "name": airship.name,
-        "movement": airship.movement if airship.movement is not None else "",
-        "bombs": airship.bombs if airship.bombs is not None else "",
-        "has_bombs": bool(airship.bombs),
+        "movement": airship.movement,
+        "bombs": airship.bombs,
         "endurance_line": _fill(label, "airship_endurance", turns=AIRSHIP_ENDURANCE_TURNS),
         "note": text(airship, "note"),
-        "shape": "airship",
     }
 
 
@@ -194,8 +189,6 @@ def _reference_values(ref: Reference, text: FieldText, label: LabelText) -> dict
         "title": text(ref, "title"),
         "text": text(ref, "text"),
         "modifiers": text(ref, "modifiers"),
-        "has_modifiers": bool(ref.modifiers),
-        "is_classes": ref.procedure == "classes",
         "rule_line": _fill(label, "rule_line", rule=ref.rule) if ref.rule else "",
         "procedure": ref.procedure,
     }

@@ -1,23 +1,20 @@
-"""Template widgets of Great War at Sea cards: what a plain rect or text element cannot draw
-(P-S-T factor cells, the speed badge, torpedo mounts, hull boxes, ensigns, the class table and
-the modifier tables of the reference cards)."""
+"""Template widgets of Great War at Sea cards: what depends on how much a card has (torpedo
+mountings, hull boxes) or on the engine's tables (the class table and the modifier tables of the
+reference cards). Silhouettes, ensigns, the star and the torpedo are SVG files of the game's
+template folder (``art/``); gunnery cells and the speed badge are template data."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from generator.games.gwas import icons
 from generator.games.gwas.faces import class_key
 from generator.games.gwas.printed import split_modifier
 from generator.games.gwas.tables import CLASS_ROWS
-from generator.layout.engine import FaceContext, text_ops
-from generator.layout.ops import Circle, Op, Rect, Text
-from generator.layout.symbols import set_mark_widget
-from generator.layout.textfit import PT_TO_MM
+from generator.layout.engine import FaceContext, art_image, text_ops
+from generator.layout.ops import Op, Rect, Text
 
 Box = tuple[float, float, float, float]
 Options = Mapping[str, object]
-PT_PER_MM = 1 / PT_TO_MM
 MIN_PT = 6.0  # nothing on a card below 6 pt
 
 
@@ -31,61 +28,6 @@ def _text(ctx: FaceContext, text: str, box: Box, style: str, size: float, color:
     does not fit becomes a text-overflow finding under ``what``, like a template's own text."""
     fitted = ctx.fit(text, box[2], box[3], style, size, min(size, MIN_PT), what)
     return text_ops(fitted, box, align, valign, style, color, ctx.icons)[0]
-
-
-def silhouette(values: Mapping[str, object], box: Box, options: Options,
-               ctx: FaceContext) -> list[Op]:
-    """The unit's profile; a shared back names its ``shape`` in the options instead."""
-    shape = str(options.get("shape") or values.get("shape", "cruiser"))
-    return icons.ship_profile(box, shape, _ink(ctx, options, "silhouette"))
-
-
-def gunnery(values: Mapping[str, object], box: Box, options: Options,
-            ctx: FaceContext) -> list[Op]:
-    """Three cells, primary - secondary - tertiary (003:176); a small ship's empty P and S
-    cells stay visible but greyed, so every card reads the same way."""
-    x, y, w, h = box
-    ink = _ink(ctx, options)
-    gap = 1.2
-    cell_w = (w - 2 * gap) / 3
-    ops: list[Op] = []
-    factors = list(values.get("gunnery") or ("", "", ""))
-    for index, key in enumerate(("gun:P", "gun:S", "gun:T")):
-        cx = x + index * (cell_w + gap)
-        empty = factors[index] == ""
-        ops.append(Rect(cx, y, cell_w, h, fill=ctx.color("cell_empty" if empty else "cell"),
-                        stroke=ctx.color("rule") if empty else ink, width_pt=0.6, radius=1.0))
-        ops += _text(ctx, ctx.label(key), (cx + 0.8, y + 0.6, cell_w - 1.6, 2.6),
-                     "narrow-bold", 6.5, ctx.color("muted") or ink, "center", "top",
-                     "gunnery")
-        number = "\u2014" if empty else factors[index]
-        size = min(20.0, (h - 3.6) * 0.95 * PT_PER_MM / 0.74)
-        color = (ctx.color("rule") or ink) if empty else ink
-        ops.append(Text(cx + cell_w / 2, y + h - 1.4, number, "bold", size, color, "center"))
-    return ops
-
-
-def speed_badge(values: Mapping[str, object], box: Box, options: Options,
-                ctx: FaceContext) -> list[Op]:
-    """The speed as the counters print it: "2+" or "2" or "1", and a slow ship's "1" in a
-    circle (003:238)."""
-    x, y, w, h = box
-    ink = _ink(ctx, options)
-    speed = str(values.get("speed", ""))
-    slow = bool(values.get("is_slow"))
-    size = min(w, h)
-    cx, cy = x + w / 2, y + h / 2
-    shown = "1" if slow else speed
-    ops: list[Op] = []
-    if slow:
-        ops.append(Circle(cx, cy, size / 2 - 0.3, fill=ctx.color("cell"), stroke=ink,
-                          width_pt=1.2))
-    else:
-        ops.append(Rect(x + (w - size) / 2, y + (h - size) / 2, size, size,
-                        fill=ctx.color("cell"), stroke=ink, width_pt=1.2, radius=1.5))
-    text_pt = size * (0.50 if len(shown) > 1 else 0.62) * PT_PER_MM
-    ops.append(Text(cx, cy + text_pt * PT_TO_MM * 0.36, shown, "bold", text_pt, ink, "center"))
-    return ops
 
 
 def torpedoes(values: Mapping[str, object], box: Box, options: Options,
@@ -103,7 +45,7 @@ def torpedoes(values: Mapping[str, object], box: Box, options: Options,
     for index, (count, key) in enumerate(mounts):
         cx = x + index * (chip_w + 1.5)
         ops.append(Rect(cx, y, chip_w, h, stroke=ink, width_pt=0.5, radius=h * 0.25))
-        ops += icons.torpedo(cx + 0.8, y + (h - 6.0) / 2, 6.0, ink)
+        ops.append(art_image(ctx, "art/torpedo.svg", cx + 0.8, y + (h - 6.0) / 2, 6.0, ink))
         ops.append(Text(cx + 7.6, y + h / 2 + 1.3, str(count), "bold", 10.5, ink))
         ops += _text(ctx, ctx.label(key), (cx + 11.0, y + 0.4, chip_w - 11.6, h - 0.8),
                      "narrow", 7.0, ink, what="torpedoes")
@@ -127,30 +69,6 @@ def hull_boxes(values: Mapping[str, object], box: Box, options: Options,
     per_row = -(-count // rows)  # balanced rows: 11 boxes are 6 + 5, not 10 + 1
     return [Rect(x + (i % per_row) * (side + gap), y + (i // per_row) * (side + gap), side, side,
                  fill=ctx.color("cell"), stroke=ink, width_pt=0.5) for i in range(count)]
-
-
-def ensign(values: Mapping[str, object], box: Box, options: Options,
-           ctx: FaceContext) -> list[Op]:
-    """The nation's ensign; ``bleed: true`` grows it past the trim for full-bleed counters."""
-    x, y, w, h = box
-    if options.get("bleed"):
-        b = ctx.bleed_mm
-        x, y, w, h = x - b, y - b, w + 2 * b, h + 2 * b
-    ops = icons.ensign((x, y, w, h), str(values.get("nation_code", "")))
-    if options.get("outline"):
-        ops.append(Rect(*box, stroke=_ink(ctx, options, "ink"), width_pt=0.3))
-    return ops
-
-
-def badge_icon(values: Mapping[str, object], box: Box, options: Options,
-               ctx: FaceContext) -> list[Op]:
-    """A symbol in the class-code badge of units that have no class code (airship, leader)."""
-    x, y, w, h = box
-    ink = _ink(ctx, options)
-    if options.get("shape") == "star":
-        size = min(w, h)
-        return icons.star(x + (w - size) / 2, y + (h - size) / 2, size, ink)
-    return icons.airship(box, ink)
 
 
 ClassRow = tuple[str, str, Box, Box]  # code ("" for a group heading), name, code box, name box
@@ -238,16 +156,8 @@ def modifiers(values: Mapping[str, object], box: Box, options: Options,
 
 
 WIDGETS = {
-    "set_mark": set_mark_widget,
-    "silhouette": silhouette,
-    "gunnery": gunnery,
-    "speed_badge": speed_badge,
     "torpedoes": torpedoes,
     "hull_boxes": hull_boxes,
-    "ensign": ensign,
-    "badge_icon": badge_icon,
     "class_table": class_table,
     "modifiers": modifiers,
 }
-
-ICONS: Mapping[str, object] = {}
