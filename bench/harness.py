@@ -24,6 +24,11 @@ PNP = [str(BIN / "pnp")] if (BIN / "pnp").exists() else [sys.executable, "-m", "
 
 Check = Callable[[subprocess.CompletedProcess[bytes]], None]
 
+#: the children's environment: bytecode caching on, as in any installed copy (pip compiles
+#: every module at install time); a shell with PYTHONDONTWRITEBYTECODE set would otherwise
+#: make each run compile pnp's sources again and time the compiler
+ENV = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+
 
 class BenchmarkFailed(SystemExit):
     """A run did not produce what the benchmark claims to time."""
@@ -31,11 +36,14 @@ class BenchmarkFailed(SystemExit):
 
 @dataclass(slots=True)
 class Runs:
-    """Wall seconds and peak resident memory (MiB) of every run of one command."""
+    """Wall seconds, CPU seconds (user + system, the child's own) and peak resident memory
+    (MiB) of every run of one command. On a shared machine wall time swings with the neighbours'
+    load; CPU time is what the program itself spent, so decisions are made on both."""
 
     name: str
     seconds: list[float] = field(default_factory=list)
     peak_mib: list[float] = field(default_factory=list)
+    cpu_seconds: list[float] = field(default_factory=list)
 
     @property
     def median(self) -> float:
@@ -45,17 +53,31 @@ class Runs:
     def median_mib(self) -> float:
         return statistics.median(self.peak_mib)
 
+    @property
+    def median_cpu(self) -> float:
+        return statistics.median(self.cpu_seconds)
+
+
+@dataclass(slots=True, frozen=True)
+class Measured:
+    """One run: wall seconds, CPU seconds (user + system) and peak resident MiB."""
+
+    seconds: float
+    cpu_seconds: float
+    peak_mib: float
+
 
 def run_measured(argv: Sequence[str], cwd: Path = ROOT, check: Check | None = None,
-                 env: dict[str, str] | None = None) -> tuple[float, float]:
-    """Run ``argv`` as a fresh process; return (wall seconds, the child's own peak resident
-    memory in MiB from ``os.wait4``), after ``check`` accepted what it did."""
+                 env: dict[str, str] | None = None) -> Measured:
+    """Run ``argv`` as a fresh process; return its wall seconds, and its own CPU seconds and
+    peak resident memory from ``os.wait4`` (children it waited for included, so a worker pool
+    counts), after ``check`` accepted what it did."""
     out_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"bench-{os.getpid()}.out"
     err_path = out_path.with_suffix(".err")
     with out_path.open("wb") as out, err_path.open("wb") as err:
         start = time.perf_counter()
         process = subprocess.Popen(list(argv), cwd=cwd, stdout=out, stderr=err,
-                                   env={**os.environ, **(env or {})})
+                                   env={**ENV, **(env or {})})
         _, status, usage = os.wait4(process.pid, 0)
         elapsed = time.perf_counter() - start
     process.returncode = os.waitstatus_to_exitcode(status)
@@ -65,7 +87,7 @@ def run_measured(argv: Sequence[str], cwd: Path = ROOT, check: Check | None = No
     err_path.unlink(missing_ok=True)
     if check is not None:
         check(completed)
-    return elapsed, usage.ru_maxrss / 1024.0
+    return Measured(elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024.0)
 
 
 def exits_zero(completed: subprocess.CompletedProcess[bytes]) -> None:
@@ -81,10 +103,11 @@ def alternate(commands: dict[str, tuple[Sequence[str], Check | None]], pairs: in
     runs = {name: Runs(name) for name in commands}
     for round_number in range(warmup + pairs):
         for name, (argv, check) in commands.items():
-            seconds, mib = run_measured(argv, check=check)
+            measured = run_measured(argv, check=check)
             if round_number >= warmup:
-                runs[name].seconds.append(seconds)
-                runs[name].peak_mib.append(mib)
+                runs[name].seconds.append(measured.seconds)
+                runs[name].cpu_seconds.append(measured.cpu_seconds)
+                runs[name].peak_mib.append(measured.peak_mib)
     return runs
 
 
@@ -94,12 +117,24 @@ def paired_ratio(numerator: Runs, denominator: Runs) -> float:
                                                    strict=True))
 
 
+def paired_cpu_ratio(numerator: Runs, denominator: Runs) -> float:
+    """Median of the per-round ratios of CPU seconds (what each side itself spent)."""
+    return statistics.median(a / b for a, b in zip(numerator.cpu_seconds,
+                                                   denominator.cpu_seconds, strict=True))
+
+
+def load_average() -> str:
+    """The 1-minute load average as the benchmark starts and ends (2 cores here)."""
+    return f"{os.getloadavg()[0]:.2f}"
+
+
 def report(runs: dict[str, Runs]) -> None:
     width = max(len(name) for name in runs)
     for item in runs.values():
         spread = f"{min(item.seconds) * 1000:.0f}-{max(item.seconds) * 1000:.0f}"
         print(f"  {item.name:<{width}}  median {item.median * 1000:8.1f} ms  "
-              f"(range {spread} ms, n={len(item.seconds)})  peak {item.median_mib:7.1f} MiB")
+              f"(range {spread} ms, n={len(item.seconds)})  "
+              f"cpu {item.median_cpu * 1000:8.1f} ms  peak {item.median_mib:7.1f} MiB")
 
 
 def pdf_pages(path: Path) -> int:

@@ -23,7 +23,15 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import PNP, ROOT, BenchmarkFailed, alternate, exits_zero, run_measured
+from harness import (
+    PNP,
+    ROOT,
+    BenchmarkFailed,
+    alternate,
+    exits_zero,
+    load_average,
+    run_measured,
+)
 
 BASE = ROOT / "cards" / "cwnb"
 BUDGET = 1.3
@@ -93,9 +101,14 @@ def measure(ships: int, pairs: int, scratch: Path) -> dict[str, float]:
     net = [seconds - unpickled for seconds, unpickled in
            zip(replay.seconds, unpickling[-len(replay.seconds):], strict=True)]
     ratios = sorted(a / b for a, b in zip(pnp.seconds, net, strict=True))
+    net_cpu = [cpu - unpickled for cpu, unpickled in
+               zip(replay.cpu_seconds, unpickling[-len(replay.seconds):], strict=True)]
+    cpu_ratios = sorted(a / b for a, b in zip(pnp.cpu_seconds, net_cpu, strict=True))
     copies = ships + 178
     return {"ships": ships, "copies": copies, "pnp": pnp.median,
             "replay": sorted(net)[len(net) // 2], "ratio": ratios[len(ratios) // 2],
+            "pnp_cpu": pnp.median_cpu, "replay_cpu": sorted(net_cpu)[len(net_cpu) // 2],
+            "cpu_ratio": cpu_ratios[len(cpu_ratios) // 2],
             "ms_per_card": pnp.median / copies * 1000, "peak": pnp.median_mib,
             "kib_per_card": pnp.median_mib * 1024 / copies, "replay_peak": replay.median_mib}
 
@@ -105,17 +118,20 @@ def main() -> None:
     parser.add_argument("sizes", nargs="*", type=int, default=[1000, 10000])
     parser.add_argument("--pairs", type=int, default=3)
     args = parser.parse_args()
-    print(f"whole processes, {args.pairs} alternated pairs per size; replay net of unpickling")
+    print(f"whole processes, {args.pairs} alternated pairs per size; replay net of unpickling; "
+          f"load average {load_average()} (2 cores)")
     print(f"{'ships':>7} {'copies':>7} {'pnp s':>8} {'replay s':>9} {'ratio':>6} "
+          f"{'pnp cpu':>8} {'rep cpu':>8} {'cpu rat':>7} "
           f"{'ms/card':>8} {'peak MiB':>9} {'KiB/card':>9} {'replay MiB':>11}")
     with tempfile.TemporaryDirectory() as scratch:
         for ships in args.sizes:
             row = measure(ships, args.pairs, Path(scratch))
             verdict = "OK" if row["ratio"] <= BUDGET else f"over {BUDGET}x"
             print(f"{row['ships']:>7} {row['copies']:>7} {row['pnp']:>8.2f} "
-                  f"{row['replay']:>9.2f} {row['ratio']:>6.2f} {row['ms_per_card']:>8.3f} "
+                  f"{row['replay']:>9.2f} {row['ratio']:>6.2f} {row['pnp_cpu']:>8.2f} "
+                  f"{row['replay_cpu']:>8.2f} {row['cpu_ratio']:>7.2f} {row['ms_per_card']:>8.3f} "
                   f"{row['peak']:>9.1f} {row['kib_per_card']:>9.1f} "
-                  f"{row['replay_peak']:>11.1f}  {verdict}", flush=True)
+                  f"{row['replay_peak']:>11.1f}  {verdict}  load {load_average()}", flush=True)
 
 
 if __name__ == "__main__":

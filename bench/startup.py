@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import PNP, ROOT, BenchmarkFailed, alternate, exits_zero, report
+from harness import PNP, ROOT, BenchmarkFailed, alternate, exits_zero, load_average, report
 
 BUDGETS = {"pnp --help": 0.15, "pnp validate cards/cwnb": 0.5}
 
@@ -31,20 +31,23 @@ def validated(completed: subprocess.CompletedProcess[bytes]) -> None:
 
 
 def main(pairs: int) -> None:
+    load = load_average()
     runs = alternate({
         "python -c pass": ([sys.executable, "-c", "pass"], exits_zero),
         "pnp --help": ([*PNP, "--help"], helped),
         "pnp validate cards/cwnb": ([*PNP, "validate", str(ROOT / "cards" / "cwnb"),
                                      "--format", "json"], validated),
     }, pairs)
-    print(f"whole processes, {pairs} alternated rounds")
+    print(f"whole processes, {pairs} alternated rounds, load average {load} -> "
+          f"{load_average()} (2 cores)")
     report(runs)
-    empty = runs["python -c pass"].median
+    empty = runs["python -c pass"]
     for name, budget in BUDGETS.items():
         median = runs[name].median
         verdict = "OK" if median <= budget else "OVER BUDGET"
-        print(f"  {name}: {median:.3f} s = {median / empty:.1f}x an empty interpreter "
-              f"(budget {budget} s) -> {verdict}")
+        print(f"  {name}: {median:.3f} s = {median / empty.median:.1f}x an empty interpreter "
+              f"(budget {budget} s) -> {verdict}; CPU {runs[name].median_cpu:.3f} s = "
+              f"{runs[name].median_cpu / empty.median_cpu:.1f}x")
 
 
 if __name__ == "__main__":

@@ -2,6 +2,9 @@
 
 Exit codes: 0 clean, 1 findings of severity error, 2 usage or I/O error. Bad input never shows a
 Python traceback; an unexpected internal error prints one line (set PNP_DEBUG=1 for the trace).
+
+Only click is imported at the top: ``pnp --help`` must answer in a blink, so every command
+imports the machinery it needs (schemas, YAML, ReportLab...) inside its own function.
 """
 
 from __future__ import annotations
@@ -14,9 +17,43 @@ import click
 
 from generator.cliargs import FiniteFloat, Offset
 from generator.errors import FindingsError, UsageError
-from generator.findings import has_errors, render_json, render_text
-from generator.pack import display_path, load_pack
-from generator.validate import validate
+
+
+# The few pipeline functions most commands share, imported at their first call (see above).
+def render_text(findings) -> str:
+    from generator.findings import render_text as render
+
+    return render(findings)
+
+
+def render_json(findings, summary) -> str:
+    from generator.findings import render_json as render
+
+    return render(findings, summary)
+
+
+def has_errors(findings) -> bool:
+    from generator.findings import has_errors as any_error
+
+    return any_error(findings)
+
+
+def display_path(path: Path) -> str:
+    from generator.pack import display_path as shown
+
+    return shown(path)
+
+
+def load_pack(path: Path):
+    from generator.pack import load_pack as load
+
+    return load(path)
+
+
+def validate(pack: Path, expansions: tuple[Path, ...]):
+    from generator.validate import validate as check
+
+    return check(pack, expansions)
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -53,14 +90,14 @@ def validate_command(pack: Path, expansions: tuple[Path, ...], locales: tuple[st
     result = validate(pack, expansions)
     findings = result.findings
     if result.card_set is not None and result.game is not None:
-        from generator.i18n import no_locale_message
-        from generator.localecheck import check_locale
-
         shipped = result.card_set.base.manifest.locales
         source = result.card_set.base.manifest.source_locale
         # the source locale is always checked (glyphs, fitting): validate stops on what build
         # would stop on
         for locale in dict.fromkeys((source, *locales)):
+            from generator.i18n import no_locale_message
+            from generator.localecheck import check_locale
+
             if locale not in shipped:
                 raise UsageError(no_locale_message(result.card_set.base, locale))
             findings = findings + check_locale(result.card_set, result.game, locale, strict)

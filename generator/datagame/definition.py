@@ -15,9 +15,6 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError
-
 from generator.art import ArtProblem, resolve
 from generator.cel import compile_expression, to_cel, truthy_condition
 from generator.findings import Finding, error
@@ -140,15 +137,13 @@ def _kind_schema(name: str, raw: Mapping[str, Any], doc: YamlDocument
                  ) -> tuple[KindDefinition | None, list[Finding]]:
     base = ("kinds", name, "schema")
     schema = dict(raw)
-    try:
-        Draft202012Validator.check_schema(schema)
-    except SchemaError as exc:
-        path = tuple(exc.absolute_path) or tuple(exc.path)
+    problem = _schema_problem(schema)
+    if problem is not None:
+        path, message, instance = problem
         where = doc.where((*base, *path)) if path else doc.where(base)
-        message = exc.message
-        if path and path[-1] == "type" and isinstance(exc.instance, str):
-            message = (f"'{exc.instance}' is not a JSON Schema type (one of: "
-                       f"{', '.join(_JSON_TYPES)}){did_you_mean(exc.instance, list(_JSON_TYPES))}")
+        if path and path[-1] == "type" and isinstance(instance, str):
+            message = (f"'{instance}' is not a JSON Schema type (one of: "
+                       f"{', '.join(_JSON_TYPES)}){did_you_mean(instance, list(_JSON_TYPES))}")
         return None, [error("bad-kind-schema", f"kind '{name}': not a valid JSON Schema: "
                             f"{message}", where)]
     properties = dict(schema.get("properties") or {})
@@ -321,6 +316,29 @@ def load_data_game(doc: YamlDocument, root: Path) -> tuple[Game | None, list[Fin
                           deck=deck, manifest_file=doc.file)
     register_template_folder(name, root / TEMPLATES_DIR)
     return _game(definition, raw_kinds, data), findings
+
+
+def _schema_problem(schema: dict[str, Any]) -> tuple[tuple[Any, ...], str, object] | None:
+    """Where and why ``schema`` is not a valid JSON Schema (2020-12), and the offending value;
+    None when it is one. jsonschema-rs's compiled meta-schema check answers first; jsonschema
+    (slow to import) explains a failure."""
+    import jsonschema_rs
+
+    from generator.schemacheck import plain_schema
+
+    try:
+        if jsonschema_rs.meta.is_valid(plain_schema(schema)):
+            return None
+    except Exception:  # a value jsonschema-rs cannot take: jsonschema decides
+        pass
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError
+
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError as exc:
+        return tuple(exc.absolute_path) or tuple(exc.path), exc.message, exc.instance
+    return None
 
 
 def _game(definition: DataGame, raw_kinds: Mapping[str, Any], data: Mapping[str, Any]) -> Game:

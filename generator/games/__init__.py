@@ -11,18 +11,24 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from functools import cache
-from importlib.metadata import EntryPoint, entry_points
+from typing import TYPE_CHECKING
 
 from generator.games.base import Game
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
 
 GROUP = "pnp.games"
 
 
 @cache
 def _entry_points() -> dict[str, EntryPoint]:
+    from importlib.metadata import entry_points  # reads every installed package: only if asked
+
     return {ep.name: ep for ep in entry_points(group=GROUP)}
 
 
+@cache
 def _builtin_names() -> list[str]:
     import generator.games as package
 
@@ -36,15 +42,16 @@ def known_games() -> list[str]:
 @cache
 def get_game(name: str) -> Game | None:
     """The game registered as ``name``; None when no game has that name (or it fails to
-    load, which the caller reports as an unknown game)."""
+    load, which the caller reports as an unknown game). A built-in game is imported directly,
+    without reading every installed package's metadata for entry points (a cost paid by every
+    ``pnp validate``)."""
+    if name in _builtin_names():
+        return importlib.import_module(f"generator.games.{name}").GAME
     entry = _entry_points().get(name)
-    if entry is not None:
-        try:
-            game = entry.load()
-        except Exception:  # a broken third-party package must not take pnp down with it
-            return None
-        return game if isinstance(game, Game) else None
-    if name not in _builtin_names():
+    if entry is None:
         return None
-    module = importlib.import_module(f"generator.games.{name}")
-    return module.GAME
+    try:
+        game = entry.load()
+    except Exception:  # a broken third-party package must not take pnp down with it
+        return None
+    return game if isinstance(game, Game) else None

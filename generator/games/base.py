@@ -6,6 +6,7 @@ Adding a game means a pack folder, templates and one module under ``generator.ga
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,6 +46,33 @@ class Faces:
     icons: Mapping[str, Callable[..., list]] = field(default_factory=dict)
 
 
+class LazyFaces:
+    """A game's :class:`Faces`, built at first use from its ``faces`` module (front_template,
+    back_template, face_values) and ``widgets`` module (WIDGETS, ICONS). Checking a pack needs
+    the game's rules, not its drawing code, which imports the layout engine and ReportLab: a
+    third of a ``pnp validate`` when loaded eagerly."""
+
+    __slots__ = ("_faces_module", "_loaded", "_widgets_module")
+
+    def __init__(self, faces_module: str, widgets_module: str) -> None:
+        self._faces_module = faces_module
+        self._widgets_module = widgets_module
+        self._loaded: Faces | None = None
+
+    def load(self) -> Faces:
+        if self._loaded is None:
+            faces = importlib.import_module(self._faces_module)
+            widgets = importlib.import_module(self._widgets_module)
+            self._loaded = Faces(front_template=faces.front_template,
+                                 back_template=faces.back_template, values=faces.face_values,
+                                 widgets=widgets.WIDGETS,
+                                 icons=getattr(widgets, "ICONS", {}))
+        return self._loaded
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.load(), name)
+
+
 @dataclass(frozen=True, slots=True)
 class Game:
     name: str
@@ -52,7 +80,7 @@ class Game:
     schema_package: str
     kinds: Mapping[str, CardKind]
     rules: tuple[RuleCheck, ...] = field(default=())
-    faces: Faces | None = None
+    faces: Faces | LazyFaces | None = None
     #: games with constructed decks: schema of a deck file (in schema_package) and its rules
     deck_schema: str | None = None
     deck_rules: tuple[DeckCheck, ...] = field(default=())

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from generator.games.base import CardKind, Faces, Game
-from generator.games.commander import faces, model, widgets
+from generator.games.base import CardKind, Game, LazyFaces
+from generator.games.commander import model
 from generator.games.commander.rules import DECK_RULES, RULES
 
 _KINDS = {
@@ -27,13 +27,7 @@ GAME = Game(
     schema_package="generator.games.commander.schemas",
     kinds=MappingProxyType({name: CardKind(name, f"{name}.schema.json", build)
                             for name, build in _KINDS.items()}),
-    faces=Faces(
-        front_template=faces.front_template,
-        back_template=faces.back_template,
-        values=faces.face_values,
-        widgets=widgets.WIDGETS,
-        icons=widgets.ICONS,
-    ),
+    faces=LazyFaces("generator.games.commander.faces", "generator.games.commander.widgets"),
     rules=RULES,
     deck_schema="deck.schema.json",
     deck_rules=DECK_RULES,

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from generator.games.base import CardKind, Faces, Game
-from generator.games.cwnb import faces, widgets
+from generator.games.base import CardKind, Game, LazyFaces
 from generator.games.cwnb.model import build_action, build_player_order, build_ship
 from generator.games.cwnb.rules import RULES
 
@@ -19,11 +18,6 @@ GAME = Game(
         "player_order": CardKind("player_order", "player_order.schema.json",
                                  build_player_order),
     }),
-    faces=Faces(
-        front_template=faces.front_template,
-        back_template=faces.back_template,
-        values=faces.face_values,
-        widgets=widgets.WIDGETS,
-    ),
+    faces=LazyFaces("generator.games.cwnb.faces", "generator.games.cwnb.widgets"),
     rules=RULES,
 )

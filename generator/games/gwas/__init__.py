@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from generator.games.base import CardKind, Faces, Game
-from generator.games.gwas import faces, widgets
+from generator.games.base import CardKind, Game, LazyFaces
 from generator.games.gwas.model import (
     build_airship,
     build_fleet_counter,
@@ -40,11 +39,6 @@ GAME = Game(
         "fleet_counter": CardKind("fleet_counter", "fleet_counter.schema.json",
                                   build_fleet_counter, size=COUNTER_SIZE),
     }),
-    faces=Faces(
-        front_template=faces.front_template,
-        back_template=faces.back_template,
-        values=faces.face_values,
-        widgets=widgets.WIDGETS,
-    ),
+    faces=LazyFaces("generator.games.gwas.faces", "generator.games.gwas.widgets"),
     rules=RULES,
 )
