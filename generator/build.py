@@ -20,7 +20,7 @@ from generator.model import CardSet
 from generator.outdir import atomic_folder
 from generator.prepare import prepare
 from generator.progress import Progress
-from generator.render import SheetRenderer
+from generator.sheetfiles import write_sheet_files
 
 
 @dataclass(slots=True)
@@ -91,13 +91,18 @@ def manifest_document(imposition: Imposition, options: SheetOptions, pack: str, 
     }
 
 
-def _write_pdf(path: Path, pages: list[Page], options: SheetOptions, title: str,
-               faces: CardFaces, progress: Progress) -> None:
-    renderer = SheetRenderer(path, options.paper_size, title, faces.layouts, options.bleed_mm)
-    for page in pages:
-        renderer.add_page(page)
-        progress.advance()
-    renderer.save()
+def readable_json(value: object, indent: str = "") -> str:
+    """JSON indented down to the innermost objects and lists, each of which stays on one line
+    (a placed card, a grid). Reads like ``indent=2`` but is written by json's C encoder: with
+    ``indent`` set json falls back to pure Python, which cost a 10,000-card build seconds."""
+    inner = indent + "  "
+    if isinstance(value, dict) and any(isinstance(v, dict | list) and v for v in value.values()):
+        items = [f"{inner}{json.dumps(k)}: {readable_json(v, inner)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + f"\n{indent}}}"
+    if isinstance(value, list) and any(isinstance(v, dict | list) and v for v in value):
+        return "[\n" + ",\n".join(inner + readable_json(v, inner) for v in value) + \
+            f"\n{indent}]"
+    return json.dumps(value, ensure_ascii=False)
 
 
 def build(pack: Path, expansions: tuple[Path, ...], locale: str | None, options: SheetOptions,
@@ -137,25 +142,20 @@ def build(pack: Path, expansions: tuple[Path, ...], locale: str | None, options:
     folder = options.paper if deck is None else f"{options.paper}-{deck.stem}"
     target = out_root / name / locale / folder
     title = f"{manifest.name} ({locale}, {options.paper})"
-    progress.extend(len(imposition.fronts) * (1 if options.duplex == "none" else 4))
+    progress.extend(len(imposition.fronts) * (1 if options.duplex == "none" else 2))
     progress.relabel("drawing pages")
     try:
         with atomic_folder(target) as scratch:
-            _write_pdf(scratch / "fronts.pdf", imposition.fronts, options,
-                       f"{title}: fronts", faces, progress)
-            if options.duplex != "none":
-                _write_pdf(scratch / "backs.pdf", imposition.backs, options,
-                           f"{title}: backs", faces, progress)
-                interleaved = [page for pair in zip(imposition.fronts, imposition.backs,
-                                                     strict=True) for page in pair]
-                _write_pdf(scratch / "duplex.pdf", interleaved, options,
-                           f"{title}: duplex", faces, progress)
+            write_sheet_files(scratch, imposition.fronts,
+                              None if options.duplex == "none" else imposition.backs,
+                              options.paper_size, options.bleed_mm, faces.layouts, title,
+                              progress.advance)
             document = manifest_document(imposition, options, name, locale, faces)
             if chosen is not None:
                 document["deck"] = {"name": chosen.name, "file": chosen.file,
                                     "cards": chosen.total}
-            (scratch / "manifest.json").write_text(
-                json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+            (scratch / "manifest.json").write_text(readable_json(document) + "\n",
+                                                   encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"{target}: cannot write the build: {exc.strerror or exc}") from None
     result.out_dir = target

@@ -39,7 +39,7 @@ def has_errors(findings) -> bool:
 
 
 def display_path(path: Path) -> str:
-    from generator.pack import display_path as shown
+    from generator.location import display_path as shown
 
     return shown(path)
 
@@ -187,7 +187,28 @@ def build_command(pack: Path, expansions: tuple[Path, ...], locale: str | None, 
                   bleed_mm: float, margin_mm: float, gutter_mm: float, deck: Path | None,
                   cut_lines: bool, ink_saver: bool, strict: bool, allow_overflow: bool,
                   quiet: bool) -> None:
-    """Build print-ready PDF sheets (fronts, backs, duplex) and a layout manifest."""
+    """Build print-ready PDF sheets (fronts, backs, duplex) and a layout manifest.
+
+    Inputs and options unchanged since the last build of the same command, and its output as
+    it left it: nothing is rebuilt (``up to date``)."""
+    from generator import __version__
+    from generator.buildcache import BuildRecord
+
+    record = BuildRecord(out_root, [pack, *expansions], [deck] if deck else [], {
+        "version": __version__, "locale": locale, "paper": paper, "duplex": duplex,
+        "back_offset": back_offset, "bleed": bleed_mm, "margin": margin_mm,
+        "gutter": gutter_mm, "deck": str(deck.resolve()) if deck else None,
+        "cut_lines": cut_lines, "ink_saver": ink_saver, "strict": strict,
+        "allow_overflow": allow_overflow, "quiet": quiet},
+        exclude=out_root)
+    last = record.unchanged()
+    if last is not None:
+        if last["messages"]:
+            click.echo(last["messages"], err=True)
+        if not quiet:
+            click.echo(f"up to date: {display_path(Path(last['out_dir']))}/ ({last['pages']} "
+                       "pages; no input changed since the last build)")
+        return
     from generator.build import build
     from generator.findings import Severity
     from generator.impose import SheetOptions
@@ -206,6 +227,7 @@ def build_command(pack: Path, expansions: tuple[Path, ...], locale: str | None, 
     if result.out_dir is None:
         click.echo("pnp: build stopped: fix the errors above first", err=True)
         sys.exit(EXIT_FINDINGS)
+    record.save(result.out_dir, result.pages, render_text(shown) if shown else "")
     if not quiet:
         click.echo(f"wrote {display_path(result.out_dir)}/ ({result.pages} pages)")
 

@@ -15,7 +15,6 @@ from functools import cache
 from pathlib import Path
 
 import polib
-import yaml
 
 from generator.layout.template import data_template_folder, template_folder
 from generator.localize import LABEL_CONTEXT, field_context, source_labels
@@ -23,6 +22,7 @@ from generator.location import Location
 from generator.model import Pack
 from generator.packfiles import display_path, load_user_yaml
 from generator.pofiles import open_catalog_file, write_pack_catalog
+from generator.yamlsource import safe_load
 
 POT_NAME = "messages.pot"
 
@@ -43,7 +43,7 @@ def template_labels(game: str) -> tuple[tuple[str, str], ...]:
     empties the cache when a template changes."""
     found: list[tuple[str, str]] = []
     for path in sorted(template_folder(game).glob("*.yaml")):
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        data = safe_load(path.read_text(encoding="utf-8")) or {}
         for element in data.get("elements", []) if isinstance(data, dict) else []:
             if isinstance(element, dict) and "label" in element:
                 found.append((str(element["label"]), path.name))

@@ -12,12 +12,11 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-import yaml
-
 from generator.findings import Finding
 from generator.layout.template import data_template_folder
 from generator.model import Card
 from generator.resources import builtin_template_file
+from generator.yamlsource import safe_load
 
 LABEL_CONTEXT = "label"
 
@@ -39,7 +38,7 @@ def source_labels(game: str) -> Mapping[str, str]:
 
 @cache
 def _labels_in(path: Path) -> Mapping[str, str]:
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    data = safe_load(path.read_text(encoding="utf-8")) or {}
     return {str(k): str(v) for k, v in data.items()}
 
 

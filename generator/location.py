@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
+from pathlib import Path
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,3 +19,12 @@ class Location:
         if self.line <= 0:
             return self.file
         return f"{self.file}:{self.line}:{self.column}"
+
+
+def display_path(path: Path) -> str:
+    """Paths in messages are relative to the working directory when that is shorter."""
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:
+        return str(path)
+    return relative if not relative.startswith("..") else str(path)

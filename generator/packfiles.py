@@ -28,22 +28,13 @@ from pathlib import Path, PurePosixPath
 
 from generator.findings import Finding, error, warning
 from generator.limits import FILE_BYTES, MAX_PACK_ENTRIES
-from generator.location import Location
+from generator.location import Location, display_path
 from generator.yamlsource import LoadProblem, YamlDocument, decode_utf8, load_yaml_text
 
 #: suffixes of the files pnp reads from a pack; a broken entry with another suffix is not ours
 READ_SUFFIXES = frozenset({".yaml", ".yml", ".po", ".pot", ".csv", ".xlsx", ".png", ".jpg",
                            ".jpeg", ".webp", ".svg", ".ttf", ".otf"})
 _READ_CHUNK = 1 << 20
-
-
-def display_path(path: Path) -> str:
-    """Paths in messages are relative to the working directory when that is shorter."""
-    try:
-        relative = os.path.relpath(path)
-    except ValueError:
-        return str(path)
-    return relative if not relative.startswith("..") else str(path)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,14 +1,16 @@
 """Render drawing operations to PDF with ReportLab: millimetres become points only here.
 
-Each distinct card face is drawn once as a PDF form XObject and placed for every copy, clipped to
-its trim plus the bleed on the sides that face the sheet's outer edge. Canvases are created with
-``invariant=1`` (same input, same bytes) and an embedded initial font (no stray Helvetica).
+A card face placed several times in a file is drawn once as a PDF form XObject and placed for
+every copy; a face placed once is drawn straight onto its page (a form would only add an object,
+its resources and a compressed stream of its own). Either way it is clipped to its trim plus the
+bleed on the sides that face the sheet's outer edge. Canvases are created with ``invariant=1``
+(same input, same bytes) and an embedded initial font (no stray Helvetica).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from functools import cache
 from pathlib import Path
 
@@ -192,10 +194,13 @@ class SheetRenderer:
     """One PDF file of pages; faces become forms the first time a page needs them."""
 
     def __init__(self, path: Path, paper_mm: tuple[float, float], title: str,
-                 faces: dict[FaceKey, FaceLayout], bleed_mm: float) -> None:
+                 faces: dict[FaceKey, FaceLayout], bleed_mm: float,
+                 placed_once: Collection[FaceKey] = ()) -> None:
         self.paper = paper_mm
         self.faces = faces
         self.bleed = bleed_mm
+        #: faces this file places only once: drawn in place instead of as a form
+        self.placed_once = placed_once
         self.canvas = Canvas(str(path), pagesize=(paper_mm[0] * mm, paper_mm[1] * mm),
                              invariant=1, pageCompression=1,
                              initialFontName=font_name("regular"), initialFontSize=8)
@@ -243,7 +248,11 @@ class SheetRenderer:
         return name
 
     def _place(self, placement: Placement) -> None:
-        form = self._form(placement.face)
+        direct = placement.face in self.placed_once
+        if direct:
+            self._prepare_art(self.faces[placement.face].ops)  # before the page's clip state
+        else:
+            form = self._form(placement.face)
         top, right, bottom, left = placement.bleed_sides
         c = self.canvas
         c.saveState()
@@ -253,7 +262,11 @@ class SheetRenderer:
                   (placement.w + left + right) * mm, (placement.h + top + bottom) * mm)
         c.clipPath(clip, stroke=0, fill=0)
         c.translate(placement.x * mm, (self.paper[1] - placement.y - placement.h) * mm)
-        c.doForm(form)
+        if direct:
+            face = self.faces[placement.face]
+            OpPainter(c, face.height_mm, self.vector_forms).draw(face.ops)
+        else:
+            c.doForm(form)
         c.restoreState()
 
     def _page_boxes(self, page: Page) -> None:

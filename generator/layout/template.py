@@ -19,12 +19,11 @@ from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 
-import yaml
-
 from generator.findings import Finding, error
 from generator.location import Location
 from generator.packfiles import load_user_yaml
 from generator.resources import builtin_game_templates, builtin_template_file
+from generator.yamlsource import safe_load
 
 _FOLDERS: dict[str, Path] = {}
 #: a ``when:`` that is a bare name reads a face value; anything else is a CEL expression
@@ -160,7 +159,7 @@ def load_template(game: str, name: str) -> Template:
 
 @cache
 def _load_palette(path: Path, variant: str) -> Mapping[str, str]:
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = safe_load(path.read_text(encoding="utf-8"))
     colors = dict(data.get("normal", {}))
     if variant != "normal":
         colors.update(data.get(variant, {}))

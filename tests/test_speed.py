@@ -1,0 +1,100 @@
+"""What makes builds fast must not change what they print: pages drawn once and copied, chunks
+drawn in worker processes, unchanged rebuilds skipped, clean cards never seen by jsonschema."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pdfplumber
+import pytest
+from pypdf import PdfReader
+
+from generator import sheetfiles
+from generator.build import build
+from generator.impose import SheetOptions
+from tests.conftest import CWNB, ROOT, run_pnp
+
+
+def page_texts(pdf: Path) -> list[str]:
+    with pdfplumber.open(pdf) as document:
+        return [page.extract_text() for page in document.pages]
+
+
+def test_fronts_and_backs_are_the_pages_of_duplex(tmp_path: Path) -> None:
+    out = build(CWNB, (), None, SheetOptions(), tmp_path).out_dir
+    duplex = page_texts(out / "duplex.pdf")
+    assert page_texts(out / "fronts.pdf") == duplex[0::2]
+    assert page_texts(out / "backs.pdf") == duplex[1::2]
+    reader = PdfReader(out / "backs.pdf")
+    assert reader.metadata.title.endswith(": backs") and len(reader.pages) == 21
+    for page in reader.pages:  # page boxes travel with the copied pages
+        assert page.trimbox != page.mediabox
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_build_in_chunks_prints_the_same_pages(tmp_path: Path, monkeypatch,
+                                                 workers: str) -> None:
+    whole = build(CWNB, (), None, SheetOptions(), tmp_path / "whole").out_dir
+    monkeypatch.setattr(sheetfiles, "CHUNK_SHEETS", 6)  # 21 sheets: 4 chunks
+    monkeypatch.setenv("PNP_JOBS", workers)
+    chunked = build(CWNB, (), None, SheetOptions(), tmp_path / "chunked").out_dir
+    again = build(CWNB, (), None, SheetOptions(), tmp_path / "again").out_dir
+    for name in ("fronts.pdf", "backs.pdf", "duplex.pdf"):
+        assert page_texts(chunked / name) == page_texts(whole / name), name
+        assert (chunked / name).read_bytes() == (again / name).read_bytes(), name
+        boxes = [(p.trimbox, p.bleedbox) for p in PdfReader(chunked / name).pages]
+        assert boxes == [(p.trimbox, p.bleedbox) for p in PdfReader(whole / name).pages]
+    assert not list(chunked.glob(".*")), "the chunk files are removed"
+
+
+def test_workers_draw_the_same_bytes_as_one_process(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(sheetfiles, "CHUNK_SHEETS", 8)
+    built = {}
+    for workers in ("1", "2"):
+        monkeypatch.setenv("PNP_JOBS", workers)
+        built[workers] = build(CWNB, (), None, SheetOptions(), tmp_path / workers).out_dir
+    for name in ("fronts.pdf", "backs.pdf", "duplex.pdf", "manifest.json"):
+        assert (built["1"] / name).read_bytes() == (built["2"] / name).read_bytes(), name
+
+
+def test_an_unchanged_rebuild_is_skipped_and_any_change_rebuilds(tmp_path: Path) -> None:
+    pack = tmp_path / "cwnb"
+    shutil.copytree(CWNB, pack)
+    out = tmp_path / "out"
+    first = run_pnp("build", str(pack), "--out", str(out))
+    assert first.returncode == 0 and first.stdout.startswith("wrote "), first.stderr
+    fronts = out / "cwnb" / "en" / "a4" / "fronts.pdf"
+    written = fronts.stat().st_mtime_ns
+    again = run_pnp("build", str(pack), "--out", str(out))
+    assert again.returncode == 0 and again.stdout.startswith("up to date: "), again.stdout
+    assert len(again.stdout.splitlines()) == 1 and fronts.stat().st_mtime_ns == written
+    other_paper = run_pnp("build", str(pack), "--out", str(out), "--paper", "letter")
+    assert other_paper.stdout.startswith("wrote ")  # another option: another build
+    ships = pack / "ships.yaml"
+    ships.write_text(ships.read_text(encoding="utf-8").replace("name: USS Nimitz",
+                                                                "name: USS Nimitz II", 1),
+                     encoding="utf-8")
+    edited = run_pnp("build", str(pack), "--out", str(out))
+    assert edited.stdout.startswith("wrote "), edited.stdout
+    assert "USS Nimitz II" in "".join(page_texts(fronts))
+    (out / "cwnb" / "en" / "a4" / "backs.pdf").unlink()
+    assert run_pnp("build", str(pack), "--out", str(out)).stdout.startswith("wrote ")
+    assert (out / "cwnb" / "en" / "a4" / "backs.pdf").is_file()
+
+
+def test_help_and_a_clean_validate_import_no_heavy_machinery() -> None:
+    """Start-up budget: ``--help`` loads click only; validating a clean pack loads neither
+    jsonschema (jsonschema-rs decides) nor ReportLab nor the layout engine."""
+    probe = ("import sys, runpy; sys.argv = ['pnp'] + sys.argv[1:]\n"
+             "try:\n    runpy.run_module('generator', run_name='__main__')\n"
+             "except SystemExit:\n    pass\n"
+             "heavy = ('jsonschema', 'reportlab', 'yaml', 'generator.layout.engine', 'pikepdf')\n"
+             "print(sorted(m for m in heavy if m in sys.modules))")
+    for args, loaded in ((["--help"], "[]"),
+                         (["validate", str(CWNB)], "['yaml']")):
+        result = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True,
+                                text=True, cwd=ROOT, timeout=120)
+        assert result.stdout.strip().splitlines()[-1] == loaded, result.stdout + result.stderr
