@@ -53,6 +53,8 @@ class Localizer:
     missing: set[tuple[str, str]] = field(default_factory=set)
     #: what reading the catalogs found (a broken or refused PO file), reported by the checks
     problems: list[Finding] = field(default_factory=list)
+    #: the game's source labels, looked up once (a face asks for dozens)
+    labels: Mapping[str, str] | None = field(default=None, repr=False, compare=False)
 
     @property
     def is_source(self) -> bool:
@@ -74,7 +76,9 @@ class Localizer:
         return self._lookup(field_context(card.id, card.yaml_key(field_name)), source)
 
     def label(self, key: str) -> str:
-        source = source_labels(self.game).get(key, key)
+        if self.labels is None:
+            self.labels = source_labels(self.game)
+        source = self.labels.get(key, key)
         return self._lookup(LABEL_CONTEXT, source)
 
 
