@@ -54,6 +54,8 @@ def main(pairs: int) -> None:
 
         def pnp_built(completed: subprocess.CompletedProcess[bytes]) -> None:
             exits_zero(completed)
+            if not completed.stdout.startswith(b"wrote "):
+                raise BenchmarkFailed(f"pnp did not build: {completed.stdout!r}")
             manifest = json.loads((built / "manifest.json").read_text())
             placed = sum(len(p["cards"]) for p in manifest["pages"] if p["side"] == "front")
             pages = {name: pdf_pages(built / f"{name}.pdf")
@@ -73,8 +75,9 @@ def main(pairs: int) -> None:
             "bare ReportLab (1 PDF)": ([sys.executable, str(ROOT / "bench" /
                                                             "baseline_reportlab.py"),
                                         str(copies), str(floor_pdf)], floor_built),
-            "pnp build cards/cwnb": ([*PNP, "build", str(PACK), "--out", str(out / "pnp")],
-                                     pnp_built),
+            # --force: a real build every time, not the "up to date" skip of a rebuild
+            "pnp build cards/cwnb": ([*PNP, "build", str(PACK), "--out", str(out / "pnp"),
+                                      "--force"], pnp_built),
         }, pairs)
     print(f"cards (copies): {copies}, whole processes, {pairs} alternated pairs, "
           f"load average {load} -> {load_average()} (2 cores)")

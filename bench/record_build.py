@@ -1,12 +1,14 @@
 """Record the ReportLab calls of one ``pnp build`` into a dump (see opsdump.py).
 
 Usage: ``python bench/record_build.py DUMP PACK [--with EXP] [pnp build options...]``. The build
-runs in this process with its canvases replaced by recorders, so it writes no PDF; the dump's
-header names the fonts the build registered, which the replay registers the same way.
+runs in this process (``PNP_JOBS=1``: no worker processes, whose calls would be lost) with its
+canvases replaced by recorders, so it writes no PDF and joins no pages; the dump's header names
+the fonts the build registered, which the replay registers the same way.
 """
 
 from __future__ import annotations
 
+import os
 import pickle
 import sys
 from pathlib import Path
@@ -22,7 +24,11 @@ def main(dump: Path, build_args: list[str]) -> None:
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfgen.canvas import Canvas
 
-    import generator.build  # noqa: F401  (loads the render modules to patch)
+    import generator.build
+    import generator.sheetfiles  # (importing build loads the render modules to patch)
+
+    os.environ["PNP_JOBS"] = "1"
+    generator.sheetfiles.assemble = lambda *args: None  # recorders write no pages to join
 
     with dump.open("wb") as stream:
         recording = opsdump.Recording(stream)

@@ -20,8 +20,10 @@ import tempfile
 from pathlib import Path
 
 import yaml
+from pypdf import PdfReader
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from harness import (
     PNP,
@@ -33,8 +35,12 @@ from harness import (
     run_measured,
 )
 
+from generator.sheetfiles import assemble
+
 BASE = ROOT / "cards" / "cwnb"
 BUDGET = 1.3
+#: cards per generated file: 10,000 ships are ~3 MB of YAML, well inside the 8 MiB file limit
+FILE_CARDS = 10_000
 EXPANSION = """\
 pack: scale-{n}
 game: cwnb
@@ -62,8 +68,10 @@ def make_expansion(root: Path, ships: int) -> Path:
         card["name"] = f"{card['name']} {n}"
         card["count"] = 1
         cards.append(card)
-    (pack / "ships.yaml").write_text(yaml.safe_dump({"cards": cards}, allow_unicode=True,
-                                                    sort_keys=False), encoding="utf-8")
+    for first in range(0, ships, FILE_CARDS):
+        chunk = {"cards": cards[first:first + FILE_CARDS]}
+        (pack / f"ships-{first // FILE_CARDS:02d}.yaml").write_text(
+            yaml.safe_dump(chunk, allow_unicode=True, sort_keys=False), encoding="utf-8")
     return pack
 
 
@@ -73,24 +81,33 @@ def measure(ships: int, pairs: int, scratch: Path) -> dict[str, float]:
     built = out / f"cwnb+scale-{ships}" / "en" / "a4"
     replayed = scratch / f"replay-{ships}"
     dump = scratch / f"build-{ships}.dump"
-    build_argv = [str(BASE), "--with", str(expansion), "--out", str(out)]
+    build_argv = [str(BASE), "--with", str(expansion), "--out", str(out), "--force"]
     run_measured([sys.executable, str(ROOT / "bench" / "record_build.py"), str(dump),
                   *build_argv], check=exits_zero)
     unpickling: list[float] = []
 
     def pnp_built(completed: subprocess.CompletedProcess[bytes]) -> None:
         exits_zero(completed)
+        if not completed.stdout.startswith(b"wrote "):
+            raise BenchmarkFailed(f"pnp did not build: {completed.stdout!r}")
         manifest = json.loads((built / "manifest.json").read_text())
         placed = sum(len(p["cards"]) for p in manifest["pages"] if p["side"] == "front")
         if placed != ships + 178:
             raise BenchmarkFailed(f"pnp placed {placed} copies, not {ships + 178}")
 
     def replay_built(completed: subprocess.CompletedProcess[bytes]) -> None:
+        """The replay drew pnp's pages (duplex.pdf, or a large build's chunks): joined the
+        way pnp joins them (untimed), they must give pnp's three files byte for byte."""
         exits_zero(completed)
         unpickling.append(float(completed.stdout.split()[-1]))
+        sources = sorted(replayed.glob("*.pdf"))
+        title = str(PdfReader(built / "duplex.pdf").metadata.title).removesuffix(": duplex")
+        assemble(replayed, sources, True, title)
         for name in ("fronts.pdf", "backs.pdf", "duplex.pdf"):
             if (replayed / name).read_bytes() != (built / name).read_bytes():
                 raise BenchmarkFailed(f"the replay's {name} differs from pnp's")
+        for path in replayed.iterdir():
+            path.unlink()
 
     runs = alternate({
         "pnp": ([*PNP, "build", *build_argv], pnp_built),

@@ -182,11 +182,12 @@ PAPER_OPT = click.option("--paper", type=click.Choice(["a4", "letter", "a3", "le
               help="print even when a text does not fit its box (reported as a warning)")
 @click.option("--quiet", "-q", is_flag=True,
               help="print errors only: no progress bar, no warnings, no summary line")
+@click.option("--force", is_flag=True, help="build even if no input changed since the last build")
 def build_command(pack: Path, expansions: tuple[Path, ...], locale: str | None, paper: str,
                   duplex: str, back_offset: tuple[float, float], out_root: Path,
                   bleed_mm: float, margin_mm: float, gutter_mm: float, deck: Path | None,
                   cut_lines: bool, ink_saver: bool, strict: bool, allow_overflow: bool,
-                  quiet: bool) -> None:
+                  quiet: bool, force: bool) -> None:
     """Build print-ready PDF sheets (fronts, backs, duplex) and a layout manifest.
 
     Inputs and options unchanged since the last build of the same command, and its output as
@@ -201,7 +202,7 @@ def build_command(pack: Path, expansions: tuple[Path, ...], locale: str | None, 
         "cut_lines": cut_lines, "ink_saver": ink_saver, "strict": strict,
         "allow_overflow": allow_overflow, "quiet": quiet},
         exclude=out_root)
-    last = record.unchanged()
+    last = None if force else record.unchanged()
     if last is not None:
         if last["messages"]:
             click.echo(last["messages"], err=True)

@@ -1,16 +1,18 @@
-"""Write a build's sheet files, drawing every page once: fronts.pdf, backs.pdf and duplex.pdf.
+"""Write a build's sheet files: fronts.pdf, backs.pdf and duplex.pdf, using both cores.
 
-duplex.pdf holds every page (front, back, front, back...), so ReportLab draws that sequence once
-and the other two files are copies of its odd and even pages, made by pikepdf (qpdf) without
-decoding a stream: drawing a page costs far more than copying it. A build of many sheets is drawn
-in chunks of at most ``CHUNK_SHEETS`` sheets, each its own small PDF, in worker processes when
-there is more than one chunk and more than one core, and the three files are assembled from the
-chunks by page copy. Memory therefore stays bounded (ReportLab keeps a whole document until it
-saves it; a chunk is a few hundred pages) and both cores draw. The price of chunking: each chunk
-embeds its own font subsets and images, so a 10,000-card file carries a few copies of each.
+duplex.pdf holds every page (front, back, front, back...). A build of one chunk (up to
+``CHUNK_SHEETS`` sheets: every real game) draws duplex.pdf in this process while a forked worker
+draws fronts.pdf and backs.pdf, so the three files take the time of one (both are about the same
+work) and nothing joins pages afterwards. A larger build is drawn in chunks of ``CHUNK_SHEETS``
+sheets, each its own small PDF, by a pool of worker processes, and the three files are
+assembled from the chunks by page copy with pikepdf (qpdf) without decoding a stream: memory
+stays bounded (ReportLab keeps a whole document until it saves it; a chunk is a few hundred
+pages) and both cores draw. The price of chunking: each chunk embeds its own font subsets and
+images, so a 10,000-card file carries a few copies of each. ``PNP_JOBS=1`` keeps all drawing in
+this process.
 
-The output is deterministic: ReportLab's canvases are invariant and qpdf's file id is computed
-from the content.
+The output is deterministic whatever the number of workers: ReportLab's canvases are invariant
+and qpdf's file id is computed from the content.
 """
 
 from __future__ import annotations
@@ -98,6 +100,36 @@ def _draw_chunks(job: SheetJob, chunks: list[tuple[int, int]], folder: Path, tit
     return [_chunk_path(folder, first) for first, _ in chunks]
 
 
+def _side_by_side(in_worker: Callable[[], None], here: Callable[[], None],
+                  wanted: bool) -> None:
+    """Run ``in_worker`` in a forked process while this one runs ``here`` (one after the other
+    without fork, or when not ``wanted``). A failed worker is raised here: its files would be
+    missing."""
+    if not wanted or not hasattr(os, "fork"):
+        in_worker()
+        here()
+        return
+    pid = os.fork()
+    if pid == 0:  # the worker: leave without the parent's cleanup, whatever happens
+        code = 1
+        try:
+            in_worker()
+            code = 0
+        except BaseException:
+            if os.environ.get("PNP_DEBUG"):
+                import traceback
+
+                traceback.print_exc()
+        finally:
+            os._exit(code)
+    try:
+        here()
+    finally:
+        _, status = os.waitpid(pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise RuntimeError("the worker process drawing fronts.pdf and backs.pdf failed")
+
+
 def _save(pdf, path: Path, title: str) -> None:
     import pikepdf
 
@@ -126,13 +158,26 @@ def _assemble(sources: list[Path], targets: dict[str, tuple[Path, int, int]],
             pdf.close()
 
 
+def assemble(folder: Path, sources: list[Path], duplex: bool, title: str) -> None:
+    """Write the sheet files into ``folder`` from the drawn ``sources``: duplex.pdf itself
+    (a one-chunk build) or chunks of pages in print order."""
+    titles = {name: f"{title}: {name}" for name in ("fronts", "backs", "duplex")}
+    main = "duplex" if duplex else "fronts"
+    targets = {}
+    if sources != [folder / f"{main}.pdf"]:
+        targets[main] = (folder / f"{main}.pdf", 0, 1)
+    if duplex:
+        targets.update(fronts=(folder / "fronts.pdf", 0, 2), backs=(folder / "backs.pdf", 1, 2))
+    if targets:
+        _assemble(sources, targets, titles)
+
+
 def write_sheet_files(folder: Path, fronts: Sequence[Page], backs: Sequence[Page] | None,
                       paper_mm: tuple[float, float], bleed_mm: float,
                       faces: dict[FaceKey, FaceLayout], title: str,
                       advance: Callable[[int], None]) -> None:
     """Write fronts.pdf, and with ``backs`` backs.pdf and duplex.pdf, into ``folder``; file
     titles are ``title`` and the file's role. ``advance`` is told of the pages drawn."""
-    titles = {name: f"{title}: {name}" for name in ("fronts", "backs", "duplex")}
     if backs is None:
         pages: list[Page] = list(fronts)
         per_sheet, main = 1, "fronts"
@@ -143,20 +188,24 @@ def write_sheet_files(folder: Path, fronts: Sequence[Page], backs: Sequence[Page
     size = CHUNK_SHEETS * per_sheet
     chunks = [(first, min(first + size, len(pages))) for first in range(0, len(pages), size)]
     if len(chunks) <= 1:
-        draw_pages(job, 0, len(pages), folder / f"{main}.pdf", titles[main],
-                   lambda: advance(1))
-        if backs is not None:
-            _assemble([folder / "duplex.pdf"], {"fronts": (folder / "fronts.pdf", 0, 2),
-                                                "backs": (folder / "backs.pdf", 1, 2)}, titles)
+        if backs is None:
+            draw_pages(job, 0, len(pages), folder / "fronts.pdf", f"{title}: fronts",
+                       lambda: advance(1))
+            return
+
+        def fronts_and_backs() -> None:
+            for side, name in ((fronts, "fronts"), (backs, "backs")):
+                draw_pages(SheetJob(side, paper_mm, bleed_mm, faces), 0, len(side),
+                           folder / f"{name}.pdf", f"{title}: {name}")
+
+        _side_by_side(fronts_and_backs, lambda: draw_pages(
+            job, 0, len(pages), folder / "duplex.pdf", f"{title}: duplex", lambda: advance(1)),
+            wanted=worker_count(2) > 1)
         return
     scratch = folder / ".pages"
     scratch.mkdir()
     try:
-        sources = _draw_chunks(job, chunks, scratch, titles[main], advance)
-        targets = {main: (folder / f"{main}.pdf", 0, 1)}
-        if backs is not None:
-            targets.update(fronts=(folder / "fronts.pdf", 0, 2),
-                           backs=(folder / "backs.pdf", 1, 2))
-        _assemble(sources, targets, titles)
+        sources = _draw_chunks(job, chunks, scratch, f"{title}: {main}", advance)
+        assemble(folder, sources, backs is not None, title)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

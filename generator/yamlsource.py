@@ -24,7 +24,13 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.resolver import Resolver
 
 from generator.findings import Finding, error
-from generator.limits import MAX_DEPTH, MAX_INTEGER, MAX_STRING_CHARS, MAX_VALUES
+from generator.limits import (
+    MAX_ALIAS_VALUES,
+    MAX_DEPTH,
+    MAX_INTEGER,
+    MAX_STRING_CHARS,
+    MAX_VALUES,
+)
 from generator.location import Location
 
 PathKey = tuple[str | int, ...]
@@ -146,7 +152,8 @@ class _LimitedComposer(Composer):
         self.nodes += 1
         if self.nodes > MAX_VALUES:
             raise LoadProblem(error(
-                "yaml-too-large", f"file holds more than {MAX_VALUES} values; refusing to load",
+                "yaml-too-large", f"file holds more than {MAX_VALUES} values; split it into "
+                "several card files",
                 _mark_location(self.file, self.peek_event().start_mark)))
         if self.check_event(AliasEvent):
             event = self.peek_event()
@@ -224,11 +231,14 @@ class _Walker:
     def walk(self, node: Node, path: PathKey) -> object:
         self.values_seen += 1
         location = _mark_location(self.doc.file, node.start_mark)
-        if self.values_seen > MAX_VALUES:
+        # the composer counted the values as written; what the walk finds beyond them, aliases
+        # repeated
+        if self.values_seen > self.loader.nodes + MAX_ALIAS_VALUES:
             raise LoadProblem(error(
                 "yaml-too-large",
-                f"file expands to more than {MAX_VALUES} values (alias expansion?); "
-                "refusing to load", location))
+                f"aliases expand this file by more than {MAX_ALIAS_VALUES} values (an alias "
+                "bomb?); this anchored value is repeated too often; refusing to load",
+                location))
         if len(path) > MAX_DEPTH:  # nesting built from aliases of nested collections
             raise LoadProblem(error(
                 "yaml-too-deep", f"lists and mappings nest more than {MAX_DEPTH} levels deep "

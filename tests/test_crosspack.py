@@ -83,7 +83,7 @@ def game_with_backs(choose):
     """CWNB whose back template is chosen by ``choose(card, default)``, as a game defined in
     data may choose a back per kind in each pack."""
     game = get_game("cwnb")
-    faces = game.faces
+    faces = game.faces.load()  # a built-in game's drawing code is loaded at first use
     return replace(game, faces=replace(
         faces, back_template=lambda card: choose(card, faces.back_template(card))))
 

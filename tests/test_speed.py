@@ -15,7 +15,7 @@ from pypdf import PdfReader
 from generator import sheetfiles
 from generator.build import build
 from generator.impose import SheetOptions
-from tests.conftest import CWNB, ROOT, run_pnp
+from tests.conftest import CWNB, ROOT, SHIP, run_pnp
 
 
 def page_texts(pdf: Path) -> list[str]:
@@ -98,3 +98,29 @@ def test_help_and_a_clean_validate_import_no_heavy_machinery() -> None:
         result = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True,
                                 text=True, cwd=ROOT, timeout=120)
         assert result.stdout.strip().splitlines()[-1] == loaded, result.stdout + result.stderr
+
+
+def test_a_large_card_file_without_aliases_is_not_taken_for_an_alias_bomb(tmp_path: Path) -> None:
+    from generator.limits import MAX_ALIAS_VALUES
+    from generator.yamlsource import load_yaml_text
+
+    def load_yaml_file(path: Path):
+        return load_yaml_text(str(path), path.read_text(encoding="utf-8"))
+
+    ship = SHIP.replace("Test Ship", "Test Ship {id}")
+    cards = tmp_path / "ships.yaml"
+    cards.write_text("cards:\n" + "".join(ship.format(id=f"ship-{n}") for n in range(15_000)),
+                     encoding="utf-8")
+    doc, findings = load_yaml_file(cards)
+    assert findings == [] and len(doc.data["cards"]) == 15_000
+    # "cards:", then 9 lines a card
+    assert doc.where(("cards", 14_999, "name")).line == 9 * 14_999 + 4
+    # far fewer values, multiplied by aliases, are refused, located at the anchored value
+    bomb = tmp_path / "bomb.yaml"
+    bomb.write_text("base: &b [" + ", ".join(["1"] * 1000) + "]\nmore:\n"
+                    + "".join("  - *b\n" for _ in range(MAX_ALIAS_VALUES // 1000 + 1)),
+                    encoding="utf-8")
+    doc, findings = load_yaml_file(bomb)
+    assert doc is None and [f.code for f in findings] == ["yaml-too-large"]
+    assert "aliases expand this file" in findings[0].message
+    assert findings[0].location.line == 1

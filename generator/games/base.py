@@ -45,6 +45,10 @@ class Faces:
     #: inline icons drawn by code; a built-in game's ``icons/*.svg`` are added to them
     icons: Mapping[str, Callable[..., list]] = field(default_factory=dict)
 
+    def load(self) -> Faces:
+        """These faces (see :class:`LazyFaces`, whose ``load`` imports them)."""
+        return self
+
 
 class LazyFaces:
     """A game's :class:`Faces`, built at first use from its ``faces`` module (front_template,
