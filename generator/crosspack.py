@@ -231,17 +231,28 @@ def common_faces(card_set: CardSet, game: Game) -> Iterator[Finding]:
     kinds &= {card.kind for card in card_set.base.cards}
     if not kinds:
         return
-    subset = CardSet(base=_only(card_set.base, kinds),
-                     expansions=tuple(_only(pack, kinds) for pack in card_set.expansions))
+    # the base game alone tells which kinds have a common side; the expansions' cards (maybe
+    # tens of thousands) are laid out only for those kinds (none for CWNB ships)
+    base_designs = lay_out_designs(CardSet(base=_only(card_set.base, kinds)), game)
+    if base_designs is None:
+        return
+    commons: dict[tuple[str, str], Face] = {}
+    for kind in sorted(kinds):
+        base_cards = [card for card in card_set.base.cards if card.kind == kind]
+        for side in ("back", "front"):
+            common = _common_side(base_cards, base_designs, side)
+            if common is not None:
+                commons[(kind, side)] = common
+    needed = {kind for kind, _ in commons}
+    if not needed:
+        return
+    subset = CardSet(base=_only(card_set.base, needed),
+                     expansions=tuple(_only(pack, needed) for pack in card_set.expansions))
     designs = lay_out_designs(subset, game)
     if designs is None:
         return
-    for kind in sorted(kinds):
-        base_cards = [card for card in subset.base.cards if card.kind == kind]
-        for side in ("back", "front"):
-            common = _common_side(base_cards, designs, side)
-            if common is not None:
-                yield from _differing(subset, kind, side, common, designs)
+    for (kind, side), common in commons.items():
+        yield from _differing(subset, kind, side, common, designs)
 
 
 def _only(pack: Pack, kinds: set[str]) -> Pack:

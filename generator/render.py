@@ -52,7 +52,12 @@ def _art_key(op: Image, drawing: object) -> ArtKey:
 
 
 class OpPainter:
-    """Draws ops on a canvas in a frame whose top edge is at ``height_mm``."""
+    """Draws ops on a canvas in a frame whose top edge is at ``height_mm``.
+
+    It remembers the fill colour, stroke colour and line width it last set and sets them again
+    only when an op needs others (they last until a restoreState): a card face repeats a few
+    colours over dozens of ops, and each setting is an operator in the file and a ReportLab
+    call. Its first op always sets what it uses, so a face never depends on its surroundings."""
 
     def __init__(self, canvas: Canvas, height_mm: float,
                  vector_forms: dict[ArtKey, str] | None = None) -> None:
@@ -60,16 +65,28 @@ class OpPainter:
         self.h = height_mm
         #: (SVG file, colour) -> the PDF form it was drawn into once (SheetRenderer.prepare_art)
         self.vector_forms = vector_forms if vector_forms is not None else {}
+        self._forget_state()
+
+    def _forget_state(self) -> None:
+        self._fill: str | None = None
+        self._stroke: str | None = None
+        self._width: float | None = None
 
     def y(self, y_mm: float) -> float:
         return (self.h - y_mm) * mm
 
     def _paint(self, fill: str | None, stroke: str | None, width_pt: float) -> tuple[int, int]:
-        if fill:
+        if fill and fill != self._fill:
             self.c.setFillColor(_color(fill))
+            self._fill = fill
         if stroke:
-            self.c.setStrokeColor(_color(stroke))
-            self.c.setLineWidth(print_safe_width(width_pt))
+            if stroke != self._stroke:
+                self.c.setStrokeColor(_color(stroke))
+                self._stroke = stroke
+            width_pt = print_safe_width(width_pt)
+            if width_pt != self._width:
+                self.c.setLineWidth(width_pt)
+                self._width = width_pt
         return (1 if fill else 0, 1 if stroke else 0)
 
     def draw(self, ops: Iterable[Op]) -> None:
@@ -89,10 +106,16 @@ class OpPainter:
 
     def _draw_texts(self, ops: list[Text]) -> None:
         text = self.c.beginText()
+        font: tuple[str, float] | None = None
         for op in ops:
             name = font_name(op.font)
-            text.setFont(name, op.size_pt)
-            text.setFillColor(_color(op.color or "#000000"))
+            if (name, op.size_pt) != font:
+                font = (name, op.size_pt)
+                text.setFont(name, op.size_pt)
+            fill = op.color or "#000000"
+            if fill != self._fill:  # a text's colour is the page's fill colour, kept after it
+                text.setFillColor(_color(fill))
+                self._fill = fill
             x = op.x * mm
             if op.anchor != "left":
                 width = stringWidth(op.text, name, op.size_pt)
@@ -173,10 +196,14 @@ class OpPainter:
         else:
             c.drawImage(op.path, x, y, op.w * mm, op.h * mm, mask="auto")
         c.restoreState()
+        self._forget_state()  # whatever the art set, be explicit again after it
 
     def _draw_text(self, op: Text) -> None:
         self.c.setFont(font_name(op.font), op.size_pt)
-        self.c.setFillColor(_color(op.color or "#000000"))
+        fill = op.color or "#000000"
+        if fill != self._fill:  # set outside the rotation's saveState: it stays set
+            self.c.setFillColor(_color(fill))
+            self._fill = fill
         x, y = op.x * mm, self.y(op.y)
         if op.angle:
             self.c.saveState()
