@@ -10,6 +10,7 @@ import json
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from generator.buildcache import CACHE_FOLDER
 from generator.cardfaces import CardFaces
 from generator.deck import Deck, deck_counts, load_checked_deck
 from generator.errors import UsageError
@@ -108,10 +109,11 @@ def readable_json(value: object, indent: str = "") -> str:
 def build(pack: Path, expansions: tuple[Path, ...], locale: str | None, options: SheetOptions,
           out_root: Path, ink_saver: bool = False, strict: bool = False,
           deck: Path | None = None, progress: Progress | None = None,
-          allow_overflow: bool = False) -> BuildResult:
+          allow_overflow: bool = False, reuse: bool = True) -> BuildResult:
     """Validate, lay out, impose and write the sheets; with ``deck`` only that deck's cards, in
     its counts (the deck must pass the game's deck rules first). ``progress`` (off by default)
-    counts cards laid out and pages drawn."""
+    counts cards laid out and pages drawn. A large build reuses the chunks of pages its last
+    build drew, where unchanged, unless ``reuse`` is false (see generator.sheetfiles)."""
     progress = progress or Progress("", 0, enabled=False)
     progress.relabel("laying out cards")
     preparation = prepare(pack, expansions, locale, options.bleed_mm, ink_saver=ink_saver,
@@ -149,7 +151,8 @@ def build(pack: Path, expansions: tuple[Path, ...], locale: str | None, options:
             write_sheet_files(scratch, imposition.fronts,
                               None if options.duplex == "none" else imposition.backs,
                               options.paper_size, options.bleed_mm, faces.layouts, title,
-                              progress.advance)
+                              progress.advance, cache=out_root / CACHE_FOLDER / "pages" / name
+                              / locale / folder, reuse=reuse)
             document = manifest_document(imposition, options, name, locale, faces)
             if chosen is not None:
                 document["deck"] = {"name": chosen.name, "file": chosen.file,

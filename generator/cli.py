@@ -182,7 +182,8 @@ PAPER_OPT = click.option("--paper", type=click.Choice(["a4", "letter", "a3", "le
               help="print even when a text does not fit its box (reported as a warning)")
 @click.option("--quiet", "-q", is_flag=True,
               help="print errors only: no progress bar, no warnings, no summary line")
-@click.option("--force", is_flag=True, help="build even if no input changed since the last build")
+@click.option("--force", is_flag=True,
+              help="build everything again, even what no changed input touches")
 def build_command(pack: Path, expansions: tuple[Path, ...], locale: str | None, paper: str,
                   duplex: str, back_offset: tuple[float, float], out_root: Path,
                   bleed_mm: float, margin_mm: float, gutter_mm: float, deck: Path | None,
@@ -191,7 +192,8 @@ def build_command(pack: Path, expansions: tuple[Path, ...], locale: str | None, 
     """Build print-ready PDF sheets (fronts, backs, duplex) and a layout manifest.
 
     Inputs and options unchanged since the last build of the same command, and its output as
-    it left it: nothing is rebuilt (``up to date``)."""
+    it left it: nothing is rebuilt (``up to date``). A large build (over 250 sheets) draws
+    again only the chunks of pages that changed."""
     from generator import __version__
     from generator.buildcache import BuildRecord
 
@@ -221,7 +223,7 @@ def build_command(pack: Path, expansions: tuple[Path, ...], locale: str | None, 
     with Progress("building", 0, enabled=not quiet) as progress:
         result = build(pack, expansions, locale, options, out_root, ink_saver=ink_saver,
                        strict=strict, deck=deck, progress=progress,
-                       allow_overflow=allow_overflow)
+                       allow_overflow=allow_overflow, reuse=not force)
     shown = [f for f in result.findings if not quiet or f.severity is Severity.ERROR]
     if shown:
         click.echo(render_text(shown), err=True)

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from generator.impose import Page
 from generator.layout.engine import FaceLayout
+from generator.layout.ops import Image
 from generator.render import FaceKey, SheetRenderer
 
 #: sheets (a front page and its back) per chunk: big enough that a chunk's fonts and images are
@@ -59,17 +60,22 @@ def draw_pages(job: SheetJob, first: int, stop: int, path: Path, title: str,
 
 
 #: the job a forked worker draws from (inherited from the parent, never pickled)
-_FORKED_JOB: tuple[SheetJob, Path, str] | None = None
+_FORKED_JOB: tuple[SheetJob, str] | None = None
 
 
-def _draw_chunk(bounds: tuple[int, int]) -> int:
+def _draw_chunk(task: tuple[int, int, Path]) -> int:
     assert _FORKED_JOB is not None
-    job, folder, title = _FORKED_JOB
-    return draw_pages(job, *bounds, _chunk_path(folder, bounds[0]), title)
+    job, title = _FORKED_JOB
+    first, stop, path = task
+    return _draw_atomically(job, first, stop, path, title)
 
 
-def _chunk_path(folder: Path, first: int) -> Path:
-    return folder / f"pages-{first:07d}.pdf"
+def _draw_atomically(job: SheetJob, first: int, stop: int, path: Path, title: str) -> int:
+    """Draw a chunk under a temporary name and rename it: a cached chunk is always whole."""
+    scratch = path.with_name(f".{path.name}.{os.getpid()}")
+    drawn = draw_pages(job, first, stop, scratch, title)
+    scratch.replace(path)
+    return drawn
 
 
 def worker_count(chunks: int) -> int:
@@ -80,24 +86,45 @@ def worker_count(chunks: int) -> int:
     return max(1, min(cores, chunks))
 
 
-def _draw_chunks(job: SheetJob, chunks: list[tuple[int, int]], folder: Path, title: str,
-                 advance: Callable[[int], None]) -> list[Path]:
+def _draw_chunks(job: SheetJob, tasks: list[tuple[int, int, Path]], title: str,
+                 advance: Callable[[int], None]) -> None:
+    """Draw each ``(first, stop, path)`` chunk, in a pool of forked workers when it pays."""
     global _FORKED_JOB
-    workers = worker_count(len(chunks))
+    workers = worker_count(len(tasks))
     import multiprocessing
 
     if workers == 1 or "fork" not in multiprocessing.get_all_start_methods():
-        for bounds in chunks:
-            advance(draw_pages(job, *bounds, _chunk_path(folder, bounds[0]), title))
-        return [_chunk_path(folder, first) for first, _ in chunks]
-    _FORKED_JOB = (job, folder, title)
+        for first, stop, path in tasks:
+            advance(_draw_atomically(job, first, stop, path, title))
+        return
+    _FORKED_JOB = (job, title)
     try:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
-            for drawn in pool.imap(_draw_chunk, chunks):
+            for drawn in pool.imap(_draw_chunk, tasks):
                 advance(drawn)
     finally:
         _FORKED_JOB = None
-    return [_chunk_path(folder, first) for first, _ in chunks]
+
+
+def chunk_key(job: SheetJob, first: int, stop: int, title: str) -> str:
+    """What a chunk's PDF depends on, hashed: its pages (placements, marks, boxes), the
+    drawing of every face they place, the paper, bleed and title, pnp's and ReportLab's
+    versions, and the size and time of every art file drawn. Equal keys, equal bytes."""
+    import hashlib
+    import pickle
+
+    from reportlab import Version as reportlab_version
+
+    from generator import __version__
+
+    pages = job.pages[first:stop]
+    used = sorted({placement.face for page in pages for placement in page.placements})
+    art = sorted({op.path for face in used for op in job.faces[face].ops
+                  if isinstance(op, Image)})
+    stamps = [(path, os.stat(path).st_size, os.stat(path).st_mtime_ns) for path in art]
+    described = (__version__, reportlab_version, job.paper_mm, job.bleed_mm, title, list(pages),
+                 [(face, job.faces[face].ops) for face in used], stamps)
+    return hashlib.sha256(pickle.dumps(described, protocol=5)).hexdigest()[:32]
 
 
 def _side_by_side(in_worker: Callable[[], None], here: Callable[[], None],
@@ -175,9 +202,15 @@ def assemble(folder: Path, sources: list[Path], duplex: bool, title: str) -> Non
 def write_sheet_files(folder: Path, fronts: Sequence[Page], backs: Sequence[Page] | None,
                       paper_mm: tuple[float, float], bleed_mm: float,
                       faces: dict[FaceKey, FaceLayout], title: str,
-                      advance: Callable[[int], None]) -> None:
+                      advance: Callable[[int], None], cache: Path | None = None,
+                      reuse: bool = True) -> None:
     """Write fronts.pdf, and with ``backs`` backs.pdf and duplex.pdf, into ``folder``; file
-    titles are ``title`` and the file's role. ``advance`` is told of the pages drawn."""
+    titles are ``title`` and the file's role. ``advance`` is told of the pages drawn.
+
+    With ``cache`` (a folder of this output's own), a build of several chunks keeps its chunks
+    there, named by :func:`chunk_key`, and the next build of the same output draws only the
+    chunks whose pages changed (``reuse=False`` draws all of them again): an edited card costs
+    one chunk."""
     if backs is None:
         pages: list[Page] = list(fronts)
         per_sheet, main = 1, "fronts"
@@ -202,10 +235,25 @@ def write_sheet_files(folder: Path, fronts: Sequence[Page], backs: Sequence[Page
             job, 0, len(pages), folder / "duplex.pdf", f"{title}: duplex", lambda: advance(1)),
             wanted=worker_count(2) > 1)
         return
-    scratch = folder / ".pages"
-    scratch.mkdir()
+    chunk_title = f"{title}: {main}"
+    if cache is None:
+        store = folder / ".pages"
+        paths = [store / f"pages-{first:07d}.pdf" for first, _ in chunks]
+    else:  # chunks named by what they hold: an unchanged chunk is not drawn again
+        store = cache
+        paths = [store / f"{chunk_key(job, first, stop, chunk_title)}.pdf"
+                 for first, stop in chunks]
+    store.mkdir(parents=True, exist_ok=True)
     try:
-        sources = _draw_chunks(job, chunks, scratch, f"{title}: {main}", advance)
-        assemble(folder, sources, backs is not None, title)
+        todo = [(first, stop, path) for (first, stop), path in zip(chunks, paths, strict=True)
+                if reuse is False or not path.is_file()]
+        advance(sum(stop - first for (first, stop), path in zip(chunks, paths, strict=True)
+                    if (first, stop, path) not in todo))
+        _draw_chunks(job, todo, chunk_title, advance)
+        assemble(folder, paths, backs is not None, title)
     finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+        if cache is None:
+            shutil.rmtree(store, ignore_errors=True)
+        else:  # keep this build's chunks only: the cache never outgrows one output
+            for stale in set(store.iterdir()) - set(paths):
+                stale.unlink(missing_ok=True)
