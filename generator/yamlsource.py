@@ -53,7 +53,7 @@ _MAX_INTEGER_DIGITS = len(str(MAX_INTEGER)) + 4  # room for sign, '_' separators
 def safe_load(text: str) -> object:
     """``yaml.safe_load`` with libyaml's parser: several times faster on every file pnp reads
     as plain data (palette, labels, glossary), which the pure-Python loader parsed before."""
-    return yaml.load(text, Loader=_Loader)
+    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
 
