@@ -10,7 +10,8 @@ bleed on the sides that face the sheet's outer edge. Canvases are created with `
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 
@@ -182,17 +183,18 @@ class OpPainter:
         if op.vector:
             from generator.art import svg_drawing
 
-            drawing = svg_drawing(Path(op.path), op.color)
-            c.translate(x, y)
-            c.scale(op.w * mm / float(drawing.width), op.h * mm / float(drawing.height))
-            form = self.vector_forms.get(_art_key(op, drawing))
-            if form is not None:
-                c.doForm(form)
-            else:  # a painter outside a sheet (e.g. one card per page): draw it in place
-                from reportlab.graphics import renderPDF
+            with drawing_art(op.path):
+                drawing = svg_drawing(Path(op.path), op.color)
+                c.translate(x, y)
+                c.scale(op.w * mm / float(drawing.width), op.h * mm / float(drawing.height))
+                form = self.vector_forms.get(_art_key(op, drawing))
+                if form is not None:
+                    c.doForm(form)
+                else:  # a painter outside a sheet (e.g. one card per page): draw it in place
+                    from reportlab.graphics import renderPDF
 
-                renderPDF.draw(print_safe_drawing(drawing, _points_per_unit(op, drawing)), c,
-                               0, 0)
+                    renderPDF.draw(print_safe_drawing(drawing, _points_per_unit(op, drawing)),
+                                   c, 0, 0)
         else:
             c.drawImage(op.path, x, y, op.w * mm, op.h * mm, mask="auto")
         c.restoreState()
@@ -215,6 +217,26 @@ class OpPainter:
         draw(x, y, op.text)
         if op.angle:
             self.c.restoreState()
+
+
+@contextmanager
+def drawing_art(path: str) -> Iterator[None]:
+    """Validation reads an SVG as well-formed XML with a size; only drawing it finds what svglib
+    or ReportLab cannot do with it (a picture inside it that cannot be decoded, a number too
+    large to write): the output stops with the file's name, not an internal error."""
+    from generator.art import ArtProblem
+    from generator.errors import UsageError
+    from generator.packfiles import display_path
+
+    try:
+        yield
+    except ArtProblem as problem:
+        raise UsageError(f"{display_path(Path(path))}: {problem.message}") from None
+    except (ValueError, TypeError, ArithmeticError, AttributeError, KeyError,
+            IndexError) as exc:
+        detail = str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__
+        raise UsageError(f"{display_path(Path(path))}: this SVG cannot be drawn ({detail}); "
+                         "save it again as plain SVG") from None
 
 
 class SheetRenderer:
@@ -245,19 +267,20 @@ class SheetRenderer:
         for op in ops:
             if not isinstance(op, Image) or not op.vector:
                 continue
-            drawing = svg_drawing(Path(op.path), op.color)
-            key = _art_key(op, drawing)
-            if key in self.vector_forms:
-                continue
-            from reportlab.graphics import renderPDF
+            with drawing_art(op.path):
+                drawing = svg_drawing(Path(op.path), op.color)
+                key = _art_key(op, drawing)
+                if key in self.vector_forms:
+                    continue
+                from reportlab.graphics import renderPDF
 
-            name = f"art{len(self.vector_forms)}"
-            self.canvas.beginForm(name, lowerx=0, lowery=0, upperx=float(drawing.width),
-                                  uppery=float(drawing.height))
-            renderPDF.draw(print_safe_drawing(drawing, _points_per_unit(op, drawing)),
-                           self.canvas, 0, 0)
-            self.canvas.endForm()
-            self.vector_forms[key] = name
+                name = f"art{len(self.vector_forms)}"
+                self.canvas.beginForm(name, lowerx=0, lowery=0, upperx=float(drawing.width),
+                                      uppery=float(drawing.height))
+                renderPDF.draw(print_safe_drawing(drawing, _points_per_unit(op, drawing)),
+                               self.canvas, 0, 0)
+                self.canvas.endForm()
+                self.vector_forms[key] = name
 
     def _form(self, key: FaceKey) -> str:
         name = self.form_names.get(key)

@@ -300,12 +300,6 @@ def _image_element(element: Element, values: Mapping[str, object], ctx: FaceCont
         if ctx.art_checked:
             return
         raise TemplateError(f"image '{src}': {getattr(exc, 'message', exc)}") from None
-    if info.vector:  # validation read the size only; the renderer draws with svglib
-        try:
-            art.svg_drawing(info.path)
-        except (art.ArtProblem, OSError) as exc:
-            raise TemplateError(f"image '{src}' cannot be drawn: "
-                                f"{getattr(exc, 'message', exc)}") from None
     clip = _bleed_box(element.box, element.get("bleed"), ctx.bleed_mm)
     x, y, w, h = art.placement(info, clip, str(element.get("fit", "cover")))
     tint = ctx.color(element.get("color"), values) if info.tintable else None
