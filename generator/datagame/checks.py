@@ -47,6 +47,7 @@ def art_findings(definition, card_set: CardSet) -> list[Finding]:
         make = warning if warn else error
         findings.setdefault((code, where), make(code, message, where, card))
 
+    dependent = {name: _card_dependent(t) for name, t in definition.templates.items()}
     for card in card_set.cards:
         if not isinstance(card, DataCard) or card.kind not in definition.kinds:
             continue
@@ -66,7 +67,7 @@ def art_findings(definition, card_set: CardSet) -> list[Finding]:
             template = definition.templates.get(template_name)
             if template is None:
                 continue
-            for element in _card_dependent(template):
+            for element in dependent[template_name]:
                 condition = condition or definition.condition_for(card)
                 if not visible(element, values, condition):
                     continue
