@@ -349,6 +349,9 @@ def card_mistakes(tmp_path_factory) -> list[tuple]:
         "id,kind,name,cost,school,text,colour\n"
         "spark,spell,Spark,0,fire,Deal 1 damage.,red\n"
         "ember,spell,Ember,1,fire,Deal 1 damage.,red,extra\n", encoding="utf-8")
+    (pack / "semicolons.csv").write_text("id;kind;name;cost;school;text\n"
+                                         "spark-2;spell;Spark;0;fire;Deal 1 damage.\n",
+                                         encoding="utf-8")
     broken_workbook(pack / "broken.xlsx")
     # art: each kind of problem on the field that names it
     art = pack / "art"
@@ -422,6 +425,8 @@ CARD_MISTAKES = [
     ("error", "wrong-type", "spells.csv", 7, 4, "blizzard"),
     ("error", "unknown-field", "more-spells.csv", 1, 7, None),
     ("error", "ragged-row", "more-spells.csv", 3, 8, None),
+    # a CSV saved with semicolons between its columns
+    ("error", "table-header", "semicolons.csv", 1, 1, None),
     # an icon no file draws, in a card's text
     ("error", "unknown-icon", "spells.csv", 2, 6, "firebolt"),
     # XLSX: an empty sheet, a formula never computed, a date for a number (an error) and for a

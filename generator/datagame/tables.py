@@ -189,6 +189,14 @@ def rows_to_document(file: str, rows: Iterable[Sequence[object]], schema: TableS
             continue
         header.append(name)
     if "id" not in seen:
+        first = next(iter(seen), "")
+        for separator, what in ((";", "semicolons"), ("\t", "tabs")):
+            if separator in first and "id" in (p.strip() for p in first.split(separator)):
+                return None, [error(
+                    "table-header", f"row 1 is one column holding {first[:60]!r}: this table "
+                    f"separates its columns with {what} (spreadsheet programs do so in some "
+                    "languages); save it as CSV with commas (\"CSV UTF-8, comma delimited\")",
+                    Location(file, 1, 1))]
         named = ", ".join(f"'{n}'" for n in list(seen)[:3]) or "nothing"
         fields = ", ".join(sorted(schema.columns)[:6])
         # every row would lack its id: one finding here rather than one per row
