@@ -403,6 +403,10 @@ def game_mistakes(tmp_path_factory) -> list[tuple]:
     kind: creture
     check: "self.cost < 9"
     message: a kind that does not exist
+  - code: never-a-spell
+    kind: creature
+    check: "self.kind != 'spell' || self.cost < 9"
+    message: a kind this rule never sees
 deck:                        # decks""")
     edit(templates / "back.yaml", "src: art/sigil.svg", "src: art/sigl.svg")
     edit(templates / "creature.yaml", "{icon-flame} {power}", "{icon-flam} {power}")
@@ -467,6 +471,7 @@ GAME_MISTAKES = [
     ("error", "rule-unknown-value", "game.yaml", 61, 12, None),  # c.kind == 'legnd'
     ("error", "rule-wrong-type", "game.yaml", 65, 12, None),  # self.cost + 'x'
     ("error", "unknown-value", "game.yaml", 68, 11, None),  # kind: creture
+    ("error", "rule-unknown-value", "game.yaml", 73, 12, None),  # creature rule: kind 'spell'
     ("error", "bad-template", "templates/back.yaml", 7, 50, None),  # art/sigl.svg
     ("error", "bad-template", "templates/creature.yaml", 5, 49, None),  # parchmnt
     ("error", "bad-template", "templates/creature.yaml", 18, 65, None),  # font: titel
@@ -503,8 +508,7 @@ def test_mistakes_are_explained(tmp_path: Path) -> None:
         f"{GAME}/creatures.yaml:17:10: error[art-missing]: 'art/ash-wolf.jpg': no such file in "
         "the pack; did you mean 'art/ash-wolf.png'? (card ash-wolf)",
         f"{GAME}/game.yaml:61:12: error[rule-unknown-value]: rule 'few-legends': 'legends' is "
-        "not a kind of this game (expected one of: creature, legend, spell); did you mean "
-        "'legend'?",
+        "not a kind of this game (its kinds: creature, legend, spell); did you mean 'legend'?",
         f"{GAME}/spells.csv:2:6: error[unknown-icon]: '{{icon-flam}}' in text is not an icon "
         "of this game (no file icons/flam.svg); did you mean '{icon-flame}'? (card firebolt)",
         "3 error(s), 0 warning(s)"]

@@ -243,7 +243,7 @@ def _templates(kinds: dict[str, KindDefinition], raw_kinds: Mapping[str, Any], r
         scope = TemplateScope(
             fields=fields, field_schemas={f: tuple(s) for f, s in schemas.items()},
             translatable=frozenset(f for k in kind_names for f in kinds[k].translatable),
-            kinds=frozenset(kind_names), fields_known=not any(
+            kinds=frozenset(kind_names), game_kinds=frozenset(kinds), fields_known=not any(
                 kinds[k].schema.get("x-unreadable") for k in kind_names), **scope_args)
         loaded, problems = load_data_template(path, template, scope)
         findings += problems

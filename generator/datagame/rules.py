@@ -124,18 +124,26 @@ def kind_values(kind: str, schema: Mapping[str, Any]) -> dict[str, frozenset[str
     return values
 
 
-def impossible_values(literals: Sequence[tuple[str, str, str]],
-                      values_of: Any) -> list[str]:
+def impossible_values(literals: Sequence[tuple[str, str, str]], values_of: Any,
+                      game_kinds: Iterable[str], reach: str) -> list[str]:
     """Comparisons with a value no card in reach can have (``c.kind == 'legnd'``):
-    ``values_of(variable, field)`` gives the allowed values, or None when any value goes."""
+    ``values_of(variable, field)`` gives the allowed values, or None when any value goes;
+    ``reach`` says which cards are in reach ("this rule checks")."""
+    kinds = sorted(game_kinds)
     problems: list[str] = []
     for variable, name, text in dict.fromkeys(literals):
         allowed = values_of(variable, name)
         if allowed is None or text in allowed:
             continue
-        what = "kind of this game" if name == "kind" else f"possible '{name}'"
-        problems.append(f"'{text}' is not a {what} (expected one of: "
-                        f"{', '.join(sorted(allowed))}){did_you_mean(text, sorted(allowed))}")
+        if name == "kind" and text in kinds:
+            problems.append(f"'{text}' never matches: {reach} {', '.join(sorted(allowed))} "
+                            "cards only")
+        elif name == "kind":
+            problems.append(f"'{text}' is not a kind of this game (its kinds: "
+                            f"{', '.join(kinds)}){did_you_mean(text, kinds)}")
+        else:
+            problems.append(f"'{text}' is not a possible '{name}' (expected one of: "
+                            f"{', '.join(sorted(allowed))}){did_you_mean(text, sorted(allowed))}")
     return problems
 
 
@@ -275,7 +283,7 @@ def compile_rules(entries: Sequence[Mapping[str, Any]], path: tuple[str, ...],
                                   f"{'; '.join(unknown)}", rule.check_location))
             continue
         impossible = impossible_values(compared_literals(expression),
-                                       _reach(rule, facts, ctx))
+                                       _reach(rule, facts, ctx), ctx.fields, "this rule checks")
         if impossible:
             findings.append(error("rule-unknown-value", f"rule '{rule.code}': "
                                   f"{'; '.join(impossible)}", rule.check_location))

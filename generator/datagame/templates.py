@@ -55,6 +55,7 @@ class TemplateScope:
         default_factory=dict)
     translatable: frozenset[str] = frozenset()
     kinds: frozenset[str] = frozenset()  # the kinds drawn with the template
+    game_kinds: frozenset[str] = frozenset()  # every kind of the game
     #: False when a kind drawn here has a schema whose properties cannot be read (reported
     #: there): its fields are unknown, so placeholders and conditions are not checked
     fields_known: bool = True
@@ -158,7 +159,8 @@ def _condition_problems(expression: Expression, scope: TemplateScope) -> list[st
             return None
         return frozenset().union(*[v for v in found if v is not None])
 
-    return problems + impossible_values(compared_literals(expression), values_of)
+    return problems + impossible_values(compared_literals(expression), values_of,
+                                        scope.game_kinds, "this template draws")
 
 
 def _element_problems(element: Element, scope: TemplateScope) -> list[tuple[str, str]]:
