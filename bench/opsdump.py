@@ -85,6 +85,28 @@ def canvas_factory(recording: Recording):
     return make
 
 
+#: the name under which a whole ``renderPDF.draw`` (SVG art drawn by ReportLab's graphics
+#: renderer) is recorded: it reads the canvas's state as it draws, which a recorder cannot
+#: answer, so the replay makes that one ReportLab call with the same drawing
+RENDER_DRAWING = "renderPDF.draw"
+
+
+def record_drawings(recording: Recording) -> None:
+    """Patch ``reportlab.graphics.renderPDF.draw``: on a recorder it is logged as one call."""
+    from reportlab.graphics import renderPDF
+
+    real = renderPDF.draw
+
+    def draw(drawing, canvas, x, y, *args, **kwargs):
+        if not isinstance(canvas, Recorder):
+            return real(drawing, canvas, x, y, *args, **kwargs)
+        recording.log((canvas._ident, RENDER_DRAWING, (drawing, x, y, *args), kwargs,
+                       recording.new_id()))
+        return None
+
+    renderPDF.draw = draw
+
+
 def read_frames(stream: IO[bytes]) -> Iterator[list[Call]]:
     while True:
         try:
@@ -112,6 +134,10 @@ def replay(stream: IO[bytes], out_dir: Path) -> tuple[int, float]:
             real = tuple(objects[a.ident] if type(a) is Ref else a for a in args)
             if target is None:
                 value = Canvas(str(out_dir / Path(real[0]).name), *real[1:], **kwargs)
+            elif name == RENDER_DRAWING:
+                from reportlab.graphics import renderPDF
+
+                value = renderPDF.draw(real[0], objects[target], *real[1:], **kwargs)
             else:
                 value = getattr(objects[target], name)(*real, **kwargs)
             if value is not None:
