@@ -115,21 +115,23 @@ def read_frames(stream: IO[bytes]) -> Iterator[list[Call]]:
             return
 
 
-def replay(stream: IO[bytes], out_dir: Path) -> tuple[int, float]:
+def replay(stream: IO[bytes], out_dir: Path) -> tuple[int, float, float]:
     """Make every recorded call on real ReportLab objects; output files keep their names and
-    land in ``out_dir``. Returns the number of calls and the seconds spent unpickling them."""
+    land in ``out_dir``. Returns the number of calls and the wall and CPU seconds spent
+    unpickling them."""
     from reportlab.pdfgen.canvas import Canvas
 
     objects: dict[int, Any] = {}
     calls = 0
-    unpickling = 0.0
+    unpickling = unpickling_cpu = 0.0
     frames = read_frames(stream)
     while True:
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         frame = next(frames, None)
         unpickling += time.perf_counter() - start
+        unpickling_cpu += time.process_time() - start_cpu
         if frame is None:
-            return calls, unpickling
+            return calls, unpickling, unpickling_cpu
         for target, name, args, kwargs, result in frame:
             real = tuple(objects[a.ident] if type(a) is Ref else a for a in args)
             if target is None:

@@ -28,11 +28,20 @@ def main(dump: Path, build_args: list[str]) -> None:
     import generator.sheetfiles  # (importing build loads the render modules to patch)
 
     os.environ["PNP_JOBS"] = "1"
-    generator.sheetfiles.assemble = lambda *args: None  # recorders write no pages to join
+    sheets = generator.sheetfiles
+    sheets.assemble = lambda *args: None  # recorders write no pages to join
+    # chunks in page order (pages-0000000.pdf...), not in the cache under content names, and
+    # no rename of a file the recorder never wrote
+    sheets._draw_atomically = lambda job, first, stop, path, title: sheets.draw_pages(
+        job, first, stop, path, title)
+    whole = sheets.write_sheet_files
+    generator.build.write_sheet_files = lambda *args, **kwargs: whole(
+        *args, **{**kwargs, "cache": None})
 
     with dump.open("wb") as stream:
         recording = opsdump.Recording(stream)
         factory = opsdump.canvas_factory(recording)
+        opsdump.record_drawings(recording)
         for name, module in list(sys.modules.items()):
             if name.startswith("generator") and getattr(module, "Canvas", None) is Canvas:
                 module.Canvas = factory

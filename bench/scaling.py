@@ -89,6 +89,7 @@ def measure(ships: int, pairs: int, scratch: Path) -> dict[str, float]:
     run_measured([sys.executable, str(ROOT / "bench" / "record_build.py"), str(dump),
                   *build_argv], check=exits_zero)
     unpickling: list[float] = []
+    unpickling_cpu: list[float] = []
 
     def pnp_built(completed: subprocess.CompletedProcess[bytes]) -> None:
         exits_zero(completed)
@@ -103,7 +104,9 @@ def measure(ships: int, pairs: int, scratch: Path) -> dict[str, float]:
         """The replay drew pnp's files (one chunk) or pnp's chunks of pages: joined the way
         pnp joins them (untimed), they must give pnp's three files byte for byte."""
         exits_zero(completed)
-        unpickling.append(float(completed.stdout.split()[-1]))
+        words = completed.stdout.split()
+        unpickling.append(float(words[-1]))
+        unpickling_cpu.append(float(words[-3]))
         chunks = sorted(replayed.glob("pages-*.pdf"))
         if chunks:
             title = str(PdfReader(built / "duplex.pdf").metadata.title).removesuffix(": duplex")
@@ -124,7 +127,7 @@ def measure(ships: int, pairs: int, scratch: Path) -> dict[str, float]:
            zip(replay.seconds, unpickling[-len(replay.seconds):], strict=True)]
     ratios = sorted(a / b for a, b in zip(pnp.seconds, net, strict=True))
     net_cpu = [cpu - unpickled for cpu, unpickled in
-               zip(replay.cpu_seconds, unpickling[-len(replay.seconds):], strict=True)]
+               zip(replay.cpu_seconds, unpickling_cpu[-len(replay.seconds):], strict=True)]
     cpu_ratios = sorted(a / b for a, b in zip(pnp.cpu_seconds, net_cpu, strict=True))
     copies = ships + 178
     return {"ships": ships, "copies": copies, "pnp": pnp.median,
