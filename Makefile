@@ -28,6 +28,8 @@ fuzz: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/startup.py
 	$(BIN)/python bench/build_vs_reportlab.py
+	$(BIN)/python bench/datagame_validate.py
+	$(BIN)/python bench/rebuild.py
 	$(BIN)/python bench/scaling.py 1000 10000
 
 clean:
