@@ -451,3 +451,51 @@ def compared_literals(expression: Expression) -> list[tuple[str, str, str]]:
         if field_ref is not None and texts:
             found += [(field_ref[0], field_ref[1], t) for t in texts]
     return found
+
+
+# --- which operation a type mistake is in ----------------------------------------------------
+
+_OPERATORS = {"addition_add": "+", "addition_sub": "-", "multiplication_mul": "*",
+              "multiplication_div": "/", "multiplication_mod": "%", "relation_lt": "<",
+              "relation_le": "<=", "relation_gt": ">", "relation_ge": ">=", "relation_eq": "==",
+              "relation_ne": "!=", "relation_in": "in"}
+
+
+def _type_name(value: object) -> str:
+    if isinstance(value, bool):
+        return "bool"
+    if value is None:
+        return "null"
+    return type(value).__name__.removesuffix("Type").lower()
+
+
+def type_clash(expression: Expression, activation: Mapping[str, Any]) -> str | None:
+    """The innermost operation whose operands evaluate but cannot be combined, in words
+    (``self.cost + 'x'``: "self.cost is int and 'x' is string: '+' cannot combine them"),
+    since cel-python only says "no such overload"."""
+    from lark import Tree
+
+    for node in expression.tree.iter_subtrees():  # children before their parents
+        if node.data not in {"addition", "multiplication", "relation"} \
+                or len(node.children) != 2:
+            continue
+        operation = node.children[0]
+        if not (isinstance(operation, Tree) and operation.data in _OPERATORS
+                and operation.children):
+            continue
+        texts = [source_of(expression, operation.children[0]),
+                 source_of(expression, node.children[1])]
+        whole = source_of(expression, node)
+        if not all(texts) or not whole:
+            continue
+        try:
+            values = [compile_expression(text).evaluate(activation) for text in texts]
+            combined = compile_expression(whole).evaluate(activation)
+        except CelProblem:
+            continue
+        if any(is_error(v) for v in values) or not is_error(combined):
+            continue
+        left, right = (_type_name(v) for v in values)
+        return (f"{texts[0]} is {left} and {texts[1]} is {right}: "
+                f"'{_OPERATORS[operation.data]}' cannot combine them")
+    return None

@@ -502,16 +502,19 @@ def test_mistakes_are_explained(tmp_path: Path) -> None:
     set_field(pack / "creatures.yaml", "ash-wolf", "art", "art/ash-wolf.jpg")
     edit(pack / "spells.csv", "Deal 2 damage {icon-flame}", "Deal 2 damage {icon-flam}")
     edit(pack / "game.yaml", "c.kind == 'legend'", "c.kind == 'legends'")
+    edit(pack / "game.yaml", '"self.cost >= 3 ||', '"self.cost + \'x\' >= 3 ||')
     result = pnp(base, "validate", GAME)
     assert result.returncode == 1
     assert result.stdout.splitlines() == [
         f"{GAME}/creatures.yaml:17:10: error[art-missing]: 'art/ash-wolf.jpg': no such file in "
         "the pack; did you mean 'art/ash-wolf.png'? (card ash-wolf)",
+        f"{GAME}/game.yaml:55:12: error[rule-wrong-type]: rule 'cheap-creatures-are-small': "
+        "self.cost is int and 'x' is string: '+' cannot combine them",
         f"{GAME}/game.yaml:61:12: error[rule-unknown-value]: rule 'few-legends': 'legends' is "
         "not a kind of this game (its kinds: creature, legend, spell); did you mean 'legend'?",
         f"{GAME}/spells.csv:2:6: error[unknown-icon]: '{{icon-flam}}' in text is not an icon "
         "of this game (no file icons/flam.svg); did you mean '{icon-flame}'? (card firebolt)",
-        "3 error(s), 0 warning(s)"]
+        "4 error(s), 0 warning(s)"]
 
 
 def test_missing_front_template_is_a_finding_in_game_yaml(tmp_path: Path) -> None:

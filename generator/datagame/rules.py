@@ -32,6 +32,7 @@ from generator.cel import (
     memo_key,
     reads,
     to_cel,
+    type_clash,
 )
 from generator.findings import Finding, Severity, error, warning
 from generator.location import Location
@@ -239,10 +240,14 @@ def _trial(rule: DataRule, ctx: RuleContext) -> str | None:
             text = describe_error(value)
             if text.startswith("no field"):
                 continue  # a field only some kinds have; the name check covers real typos
-            return text
+            return type_clash(rule.expression, activation) or text
         if not isinstance(value, bool):
             return f"the check gives {type(value).__name__.replace('Type', '').lower()} " \
                    f"({value}), not true or false"
+        # `a || b` is true when b is, even if a is an error: look at each operation too
+        clash = type_clash(rule.expression, activation)
+        if clash is not None:
+            return clash
     return None
 
 
