@@ -85,7 +85,12 @@ def lay_out_cards(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm:
         manifest = pack.manifest
         for side, choose, table in (("front", game.faces.front_template, result.fronts),
                                     ("back", game.faces.back_template, result.backs)):
-            template = game.template(choose(card))
+            try:
+                template = game.template(choose(card))
+            except TemplateError:
+                if game.data is None:
+                    raise
+                continue  # a data game's template that did not load: its findings say why
             key: FaceKey = (template.name, SHARED_FACE if template.shared else card.id)
             table[card.id] = key
             if key in result.layouts:

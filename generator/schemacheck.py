@@ -121,13 +121,15 @@ def shown_value(value: object, limit: int = 60) -> str:
 
 class FastValidator:
     """jsonschema-rs's compiled validator of one schema; ``None`` for a schema it cannot
-    compile (jsonschema then checks every instance, as it always did)."""
+    compile (jsonschema then checks every instance, as it always did). ``linear`` runs the
+    schema's patterns in the Rust regex crate, which cannot backtrack (a pack's schemas)."""
 
-    def __init__(self, schema: Any) -> None:
+    def __init__(self, schema: Any, linear: bool = False) -> None:
         import jsonschema_rs
 
+        options = {"pattern_options": jsonschema_rs.RegexOptions()} if linear else {}
         try:
-            self._rs = jsonschema_rs.Draft202012Validator(schema)
+            self._rs = jsonschema_rs.Draft202012Validator(schema, **options)
         except Exception:  # a schema jsonschema-rs refuses: jsonschema decides alone
             self._rs = None
 
@@ -239,19 +241,23 @@ _DATA_VALIDATORS: dict[int, tuple[object, FastValidator, list[Draft202012Validat
 
 def _data_validators(schema: Any) -> tuple[object, FastValidator, list[Draft202012Validator]]:
     """The fast validator of a schema given as data (a data game's kind), built once per
-    schema, and a slot for its jsonschema validator, built only when an instance fails."""
+    schema, and a slot for its jsonschema validator, built only when an instance fails. A
+    pack wrote the schema, so its patterns never run in a backtracking engine (packpatterns)."""
     held = _DATA_VALIDATORS.get(id(schema))
     if held is None or held[0] is not schema:
-        held = (schema, FastValidator(plain_schema(schema)), [])
+        held = (schema, FastValidator(plain_schema(schema), linear=True), [])
         _DATA_VALIDATORS[id(schema)] = held
     return held
 
 
 def data_validator(schema: Any) -> Draft202012Validator:
-    """jsonschema's validator for a schema given as data, built once per schema."""
+    """jsonschema's validator for a schema given as data, built once per schema, with its
+    patterns in RE2 (whose ``$`` ends the text, as ECMA-262's does)."""
+    from generator.packpatterns import pack_validator
+
     slow = _data_validators(schema)[2]
     if not slow:
-        slow.append(validator_for(plain_schema(schema)))
+        slow.append(pack_validator(plain_schema(schema)))
     return slow[0]
 
 

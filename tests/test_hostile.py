@@ -579,3 +579,39 @@ def test_card_and_copy_limits_are_findings(make_pack, monkeypatch):
     monkeypatch.setattr(validate_module, "MAX_CARDS", 100)
     monkeypatch.setattr(validate_module, "MAX_COPIES", 4)
     assert "too-many-copies" in codes(validate(pack).findings)
+
+
+def test_a_pack_pattern_cannot_make_validation_backtrack_forever(tmp_path):
+    pack = Path(shutil.copytree(ROOT / "cards" / "rockpool", tmp_path / "rockpool"))
+    game = pack / "game.yaml"
+    text = game.read_text(encoding="utf-8")
+    marker = "name: {type: string, x-translate: true, minLength: 1, maxLength: 30}"
+    assert marker in text
+    game.write_text(text.replace(marker, marker[:-1] + ', pattern: "^(a|a)*$"}', 1),
+                    encoding="utf-8")
+    creatures = pack / "creatures.yaml"
+    lines = creatures.read_text(encoding="utf-8").splitlines(keepends=True)
+    first = next(i for i, line in enumerate(lines) if line.strip().startswith("name:"))
+    indent = lines[first][: len(lines[first]) - len(lines[first].lstrip())]
+    lines[first] = f"{indent}name: {'a' * 28}b\n"  # exponential for a backtracking matcher
+    creatures.write_text("".join(lines), encoding="utf-8")
+    result = run_limited("validate", str(pack), "--format", "json", timeout=120)
+    assert_clean_exit(result, 1)
+    bad = [f for f in json.loads(result.stdout)["findings"] if f["code"] == "bad-format"]
+    assert any(f["line"] == first + 1 and "a" * 28 in f["message"] for f in bad)
+
+
+def test_a_pack_pattern_with_lookaround_is_refused_once_where_it_is_written(tmp_path):
+    pack = Path(shutil.copytree(ROOT / "cards" / "rockpool", tmp_path / "rockpool"))
+    game = pack / "game.yaml"
+    text = game.read_text(encoding="utf-8")
+    marker = "name: {type: string, x-translate: true, minLength: 1, maxLength: 30}"
+    game.write_text(text.replace(marker, marker[:-1] + r', pattern: "^(?=a)(a*)\\1$"}', 1),
+                    encoding="utf-8")
+    line = next(i for i, row in enumerate(game.read_text(encoding="utf-8").splitlines(), 1)
+                if "(?=a)" in row)
+    result = run_limited("validate", str(pack), "--format", "json", timeout=120)
+    assert_clean_exit(result, 1)
+    bad = [f for f in json.loads(result.stdout)["findings"] if f["code"] == "bad-kind-schema"]
+    assert len(bad) == 1 and bad[0]["line"] == line, bad
+    assert "lookaround or a backreference" in bad[0]["message"]

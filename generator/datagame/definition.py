@@ -22,9 +22,10 @@ from generator.fonts import pack_font_style
 from generator.games.base import CardKind, Faces, Game
 from generator.layout.icons import icon_files, svg_icon
 from generator.layout.ops import Op
-from generator.layout.template import Template, register_template_folder
+from generator.layout.template import Template, TemplateError, register_template_folder
 from generator.location import Location
 from generator.model import Card, CardSize
+from generator.packpatterns import unrunnable_patterns
 from generator.schemacheck import did_you_mean
 from generator.yamlsource import YamlDocument
 
@@ -82,6 +83,10 @@ class DataGame:
     manifest_file: str = ""
 
     def template(self, name: str) -> Template:
+        """A loaded template; one that could not be loaded (its findings say why) raises
+        TemplateError, so that laying out cards skips it instead of failing."""
+        if name not in self.templates:
+            raise TemplateError(f"template '{name}' could not be loaded")
         return self.templates[name]
 
     @property
@@ -146,6 +151,11 @@ def _kind_schema(name: str, raw: Mapping[str, Any], doc: YamlDocument
                        f"{', '.join(_JSON_TYPES)}){did_you_mean(instance, list(_JSON_TYPES))}")
         return None, [error("bad-kind-schema", f"kind '{name}': not a valid JSON Schema: "
                             f"{message}", where)]
+    for path, pattern in unrunnable_patterns(schema):
+        return None, [error("bad-kind-schema", f"kind '{name}': the pattern {pattern!r} uses "
+                            "lookaround or a backreference, which pnp does not run (a pack's "
+                            "patterns run in linear time); write it without",
+                            doc.where((*base, *path)))]
     properties = dict(schema.get("properties") or {})
     required = schema.get("required") or []
     for index, field in enumerate(required):
