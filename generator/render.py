@@ -235,6 +235,8 @@ def drawing_art(path: str) -> Iterator[None]:
     except (ValueError, TypeError, ArithmeticError, AttributeError, KeyError,
             IndexError) as exc:
         detail = str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__
+        if "_fp_" in detail:  # ReportLab's number writer met an infinity or NaN
+            detail = "a number in it is infinite or not a number"
         raise UsageError(f"{display_path(Path(path))}: this SVG cannot be drawn ({detail}); "
                          "save it again as plain SVG") from None
 

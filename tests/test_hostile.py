@@ -615,3 +615,34 @@ def test_a_pack_pattern_with_lookaround_is_refused_once_where_it_is_written(tmp_
     bad = [f for f in json.loads(result.stdout)["findings"] if f["code"] == "bad-kind-schema"]
     assert len(bad) == 1 and bad[0]["line"] == line, bad
     assert "lookaround or a backreference" in bad[0]["message"]
+
+
+@pytest.fixture
+def rockpool(tmp_path: Path) -> Path:
+    """A writable copy of the shipped data game (CSV cards, SVG icons, pack templates)."""
+    return Path(shutil.copytree(ROOT / "cards" / "rockpool", tmp_path / "rockpool"))
+
+
+def test_an_svg_icon_with_an_infinite_coordinate_stops_the_build_by_name(rockpool, tmp_path):
+    icon = rockpool / "icons" / "rocks.svg"
+    icon.write_text(icon.read_text(encoding="utf-8").replace("M4 92", "M4 1e999", 1),
+                    encoding="utf-8")
+    result = run_pnp("build", str(rockpool), "--out", str(tmp_path / "out"), "-q")
+    assert_clean_exit(result, 2)  # was: internal error while the sheet was written
+    assert "rockpool/icons/rocks.svg: this SVG cannot be drawn (a number in it is infinite" \
+        in result.stderr
+    assert not [p for p in (tmp_path / "out").rglob("*") if p.is_file()]  # nothing half-written
+
+
+@pytest.mark.parametrize(("tail", "code", "line", "column"), [
+    ('"unclosed,quote\n', "bad-csv", 12, 1),
+    ("x," * 600 + "\n", "table-too-large", 12, 501),
+    ("a," + "W" * 20_000 + "\n", "string-too-long", 12, 2),
+])
+def test_csv_problems_are_located_by_row_and_column(rockpool, tail, code, line, column):
+    table = rockpool / "tides.csv"
+    text = table.read_text(encoding="utf-8")
+    assert text.count("\n") == 11  # header + 10 tides: the attack is row 12
+    table.write_text(text + tail, encoding="utf-8")
+    finding = the(validate(rockpool).findings, code)
+    assert where(finding) == ("tides.csv", line, column)

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.findings import Finding, error, warning
+from generator.limits import MAX_STRING_CHARS
 from generator.location import Location
 from generator.schemacheck import did_you_mean
 from generator.yamlsource import YamlDocument
@@ -286,18 +287,24 @@ def load_csv(raw: bytes, file: str, schema: TableSchema
     if problem is not None:
         return [], [problem]
     assert text is not None
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    rows: list[list[str]] = []
     try:
-        rows = list(csv.reader(io.StringIO(text, newline=""), strict=True))
+        for row in reader:
+            rows.append(row)
     except csv.Error as exc:
-        line = 0
-        match = re.search(r"line (\d+)", str(exc))
-        if match:
-            line = int(match.group(1))
+        line = max(reader.line_num, 1)  # the line the reader stopped on
         return [], [error("bad-csv", f"not a readable CSV table ({exc})",
-                          Location(file, line, 1 if line else 0))]
-    if any(len(row) > MAX_COLUMNS for row in rows):
-        return [], [error("table-too-large", f"a row has more than {MAX_COLUMNS} columns",
-                          Location(file))]
+                          Location(file, line, 1))]
+    for number, row in enumerate(rows, start=1):
+        if len(row) > MAX_COLUMNS:
+            return [], [error("table-too-large", f"this row has more than {MAX_COLUMNS} "
+                              "columns", Location(file, number, MAX_COLUMNS + 1))]
+        for column, cell in enumerate(row, start=1):
+            if len(cell) > MAX_STRING_CHARS:
+                return [], [error("string-too-long", f"this cell is {len(cell)} characters "
+                                  f"long; the limit is {MAX_STRING_CHARS}",
+                                  Location(file, number, column))]
     doc, findings = rows_to_document(file, rows, schema)
     return ([doc] if doc is not None else []), findings
 
