@@ -169,11 +169,33 @@ def _check_raster(image: PILImage.Image, name: str) -> None:
                          f"({str(exc)[:80] or type(exc).__name__})") from None
 
 
+Recolor = tuple[tuple[str, str], ...]  # ("#rrggbb" drawn in the SVG, "#rrggbb" printed)
+#: what ``currentColor`` resolves to while a drawing is parsed, so that the colour it is painted
+#: is set after any of the file's own colours are repainted, not repainted with them
+_CURRENT = "#fe01fd"
+
+
+def _converter(color: str | None, recolor: Recolor):
+    """svglib's colour hook: ``currentColor`` becomes ``color``, each of the drawing's own colours
+    named in ``recolor`` its target, the rest stays as drawn."""
+    from reportlab.lib.colors import HexColor
+
+    targets = {source.lower(): HexColor(target) for source, target in recolor}
+    if color is not None:
+        targets[_CURRENT] = HexColor(color)
+
+    def convert(found):
+        hexval = getattr(found, "hexval", None)
+        return targets.get("#" + hexval()[2:].lower(), found) if hexval else found
+
+    return convert
+
+
 @cache
-def svg_drawing(path: Path, color: str | None = None):
+def svg_drawing(path: Path, color: str | None = None, recolor: Recolor = ()):
     """The SVG as a ReportLab drawing (vectors), its ``currentColor`` painted ``color`` when one
-    is given (as if the root element said ``color="..."``); raises ArtProblem when svglib
-    cannot read it."""
+    is given (as if the root element said ``color="..."``) and each of its own colours named in
+    ``recolor`` replaced; raises ArtProblem when svglib cannot read it."""
     from svglib.svglib import SvgRenderer, load_svg_file
 
     text = path.read_bytes()
@@ -185,8 +207,10 @@ def svg_drawing(path: Path, color: str | None = None):
             warnings.simplefilter("ignore")
             root = load_svg_file(str(path))
             if root is not None and color is not None:
-                root.set("color", color)
-            drawing = SvgRenderer(str(path)).render(root) if root is not None else None
+                root.set("color", _CURRENT)
+            renderer = SvgRenderer(str(path), color_converter=_converter(color, recolor)) \
+                if color is not None or recolor else SvgRenderer(str(path))
+            drawing = renderer.render(root) if root is not None else None
     except Exception as exc:  # svglib raises whatever its XML and CSS parsers raise
         raise ArtProblem("art-unreadable", f"'{path.name}' is not a readable SVG "
                          f"({type(exc).__name__})") from None

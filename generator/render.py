@@ -28,7 +28,8 @@ from generator.layout.ops import Arc, Circle, Image, Line, Op, Polygon, Rect, Te
 from generator.strokes import print_safe_drawing, print_safe_width
 
 FaceKey = tuple[str, str]
-ArtKey = tuple[str, str | None, float]  # SVG file, its currentColor, points per unit
+# SVG file, its currentColor, its repainted colours, points per unit
+ArtKey = tuple[str, str | None, tuple[tuple[str, str], ...], float]
 
 # Compressed streams are written as binary: ASCII85 wrapping makes files 25 % bigger and costs a
 # third of the build time, for 7-bit mail transport nobody uses for print files.
@@ -47,9 +48,9 @@ def _points_per_unit(op: Image, drawing: object) -> float:
 
 
 def _art_key(op: Image, drawing: object) -> ArtKey:
-    """One form per SVG file, colour and placed size: strokes are made print-safe for that
+    """One form per SVG file, colours and placed size: strokes are made print-safe for that
     size."""
-    return (op.path, op.color, round(_points_per_unit(op, drawing), 4))
+    return (op.path, op.color, op.recolor, round(_points_per_unit(op, drawing), 4))
 
 
 class OpPainter:
@@ -184,7 +185,7 @@ class OpPainter:
             from generator.art import svg_drawing
 
             with drawing_art(op.path):
-                drawing = svg_drawing(Path(op.path), op.color)
+                drawing = svg_drawing(Path(op.path), op.color, op.recolor)
                 c.translate(x, y)
                 c.scale(op.w * mm / float(drawing.width), op.h * mm / float(drawing.height))
                 form = self.vector_forms.get(_art_key(op, drawing))
@@ -270,7 +271,7 @@ class SheetRenderer:
             if not isinstance(op, Image) or not op.vector:
                 continue
             with drawing_art(op.path):
-                drawing = svg_drawing(Path(op.path), op.color)
+                drawing = svg_drawing(Path(op.path), op.color, op.recolor)
                 key = _art_key(op, drawing)
                 if key in self.vector_forms:
                     continue

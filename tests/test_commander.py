@@ -21,7 +21,7 @@ from generator.games.commander import notation
 from generator.games.commander.faces import keyword_lines
 from generator.games.commander.model import Ability, Ship
 from generator.games.commander.rules import CHECKS
-from generator.games.commander.widgets import ICONS, serial
+from generator.games.commander.widgets import serial
 from generator.impose import SheetOptions
 from generator.layout.ops import Text
 from generator.layout.textfit import fit_text
@@ -483,10 +483,15 @@ def test_widget_labels_fit_at_six_points_in_both_languages():
 
 
 def test_the_lost_icons_are_drawn_and_usable_inline():
-    assert {"turn", "resource", "action-chip"} <= set(ICONS)
-    for name, paint in ICONS.items():
-        ops = paint(0.0, 10.0, 3.0, "#000000")
-        assert ops, name
+    """The seed's lost images (L51 turn, L132 resource and action chip) are icon files of the
+    game, each drawing on the baseline of the text that names it."""
+    from generator.games import get_game
+
+    icons = get_game("commander").icon_painters()
+    assert {"turn", "resource", "action-chip", "d6"} <= set(icons)
+    for name in ("turn", "resource", "action-chip", "d6"):
+        (icon,) = icons[name](0.0, 10.0, 3.0, "#000000")
+        assert icon.path.endswith(f"icons/{name}.svg") and icon.y + icon.h == 10.0
 
 
 # --- documentation ---------------------------------------------------------------------------

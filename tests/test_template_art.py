@@ -25,6 +25,8 @@ elements:
   - {type: rect, box: [0, 0, 63.5, 88.9], fill: paper, bleed: true}
   - {type: image, box: [10, 10, 20, 20], src: icons/ember.svg, fit: contain, color: fire}
   - {type: image, box: [35, 10, 20, 20], src: icons/ember.svg, fit: contain}
+  - {type: image, box: [10, 60, 20, 20], src: icons/ember.svg, fit: contain, color: white,
+     colors: {"#ffffff": fire}}
   - {type: text, box: [4, 40, 55, 8], text: "{name} {icon-ember} {icon-flame}", size: 9,
      color: white}
   - {type: text, box: [2, 50, 4, 30], text: "{name}", font: bold, size: 7, rotate: 90}
@@ -57,8 +59,9 @@ def test_current_color_takes_the_element_or_the_text_colour(pack: Path) -> None:
     ops = _spell_ops(pack)
     ember = [op for op in ops if isinstance(op, Image) and op.path.endswith("ember.svg")]
     flame = [op for op in ops if isinstance(op, Image) and op.path.endswith("flame.svg")]
-    # image with color: fire; image without; inline icon in white text; the set mark
-    assert [op.color for op in ember] == ["#b3261e", None, "#ffffff", "#b3261e"]
+    # image with color: fire; image without; one repainted; inline icon in white text; set mark
+    assert [op.color for op in ember] == ["#b3261e", None, "#ffffff", "#ffffff", "#b3261e"]
+    assert ember[2].recolor == (("#ffffff", "#b3261e"),) and ember[0].recolor == ()
     assert [op.color for op in flame] == [None]  # no currentColor in it: drawn as it is
     mark = ember[-1]
     assert (mark.x, mark.y, mark.w, mark.h) == pytest.approx((56, 2, 5, 5))
@@ -89,5 +92,52 @@ def test_a_bad_rotation_is_a_located_template_finding(pack: Path, tmp_path: Path
     result = run_pnp("validate", str(pack), "--format", "json", cwd=tmp_path)
     found = [(f["code"], Path(f["file"]).name, f["line"]) for f in
              json.loads(result.stdout)["findings"]]
-    assert ("bad-template", "spell.yaml", 8) in found
+    assert ("bad-template", "spell.yaml", 10) in found
     assert result.returncode == 1
+
+
+def test_colors_repaint_the_drawing_and_current_color_is_painted_after(tmp_path: Path) -> None:
+    """A white die with pips in the band's colour: currentColor white, the file's own white
+    repainted; the repainting must not reach the parts currentColor painted white."""
+    from generator.art import svg_drawing
+
+    art = tmp_path / "mark.svg"
+    art.write_text(MARK, encoding="utf-8")
+    drawing = svg_drawing(art, "#ffffff", (("#ffffff", "#b3261e"),))
+    fills = []
+
+    def walk(node) -> None:
+        for child in getattr(node, "contents", ()):
+            walk(child)
+        if getattr(node, "fillColor", None) is not None:
+            fills.append(node.fillColor.hexval())
+
+    walk(drawing)
+    assert fills == ["0xffffff", "0xb3261e"]
+
+
+def test_bad_colors_of_an_image_are_located_findings(pack: Path, tmp_path: Path) -> None:
+    path = pack / "templates" / "spell.yaml"
+    path.write_text(SPELL.replace('colors: {"#ffffff": fire}', "colors: {white: lava}"),
+                    encoding="utf-8")
+    result = run_pnp("validate", str(pack), "--format", "json", cwd=tmp_path)
+    messages = [f["message"] for f in json.loads(result.stdout)["findings"]
+                if f["code"] == "bad-template" and f["line"] == 7]
+    assert any("'white' is not a colour of the SVG" in m for m in messages)
+    assert any("unknown colour 'lava'" in m for m in messages)
+
+
+def test_a_lettered_set_mark_can_be_kept_legible() -> None:
+    """Путь Командора's footer draws its emblem at 4.2 mm; an expansion's letters need 6 mm, so
+    the ring grows to the left and both ways vertically (``lettered_min``)."""
+    from types import SimpleNamespace
+
+    from generator.layout.ops import Circle
+    from generator.layout.symbols import set_mark_widget
+
+    ctx = SimpleNamespace(color=lambda name, values=None: "#000000", art_root=None,
+                          manifest=SimpleNamespace(set_mark="frontier", set_mark_label="F"))
+    ring, letter = set_mark_widget({}, (56.3, 83.0, 4.2, 4.2), {"lettered_min": 6.0}, ctx)
+    assert isinstance(ring, Circle)
+    assert (ring.cx, ring.cy) == pytest.approx((56.3 + 4.2 - 3.0, 83.0 + 2.1))
+    assert ring.r == pytest.approx(3.0 * 0.95) and letter.text == "F"

@@ -207,6 +207,17 @@ def _element_problems(element: Element, scope: TemplateScope) -> list[tuple[str,
                 art_info(resolve(scope.root, src))
             except ArtProblem as problem:
                 problems.append(("src", problem.message))
+        colors = element.get("colors")
+        if colors is not None and not isinstance(colors, Mapping):
+            problems.append(("colors", "colors maps a colour of the SVG (\"#rrggbb\") to a "
+                             "palette colour"))
+        for source, target in (colors or {}).items() if isinstance(colors, Mapping) else ():
+            if not isinstance(source, str) or not _HEX.fullmatch(source):
+                problems.append(("colors", f"{source!r} is not a colour of the SVG as "
+                                 "\"#rrggbb\""))
+            problem = _check_color(target, scope)
+            if problem:
+                problems.append(("colors", problem))
         if str(element.get("fit", "cover")) not in FITS:
             problems.append(("fit", f"fit is {element.get('fit')!r}; expected cover, contain "
                              "or fill"))

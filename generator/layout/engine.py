@@ -303,7 +303,11 @@ def _image_element(element: Element, values: Mapping[str, object], ctx: FaceCont
     clip = _bleed_box(element.box, element.get("bleed"), ctx.bleed_mm)
     x, y, w, h = art.placement(info, clip, str(element.get("fit", "cover")))
     tint = ctx.color(element.get("color"), values) if info.tintable else None
-    layout.ops.append(Image(x, y, w, h, str(info.path), info.vector, clip, tint))
+    colors = element.get("colors") or {}
+    recolor = tuple(sorted((str(source).lower(), ctx.color(target, values) or "#000000")
+                           for source, target in dict(colors).items()))
+    layout.ops.append(Image(x, y, w, h, str(info.path), info.vector, clip, tint,
+                            recolor=recolor if info.vector else ()))
 
 
 def art_image(ctx: FaceContext, src: str, x: float, y: float, width: float,

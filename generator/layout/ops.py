@@ -87,10 +87,11 @@ class Image:
     """Art drawn into ``(x, y, w, h)`` and clipped to the ``clip`` box (``cover`` crops).
 
     ``path`` is an absolute file path: raster files are embedded once per PDF however often they
-    are placed; ``vector`` art (SVG) is drawn as paths, once per PDF and ``color`` as a form.
-    ``color`` is what the SVG's ``currentColor`` paints (None: the file's own colours), so one
-    drawing serves every palette colour; ``angle`` turns the art about its bottom-left corner
-    (degrees counter-clockwise, as an icon in rotated text is)."""
+    are placed; ``vector`` art (SVG) is drawn as paths, once per PDF, colours and size as a
+    form. ``color`` is what the SVG's ``currentColor`` paints (None: the file's own colours) and
+    ``recolor`` repaints colours the file names, so one drawing serves every palette; ``angle``
+    turns the art about its bottom-left corner (degrees counter-clockwise, as an icon in
+    rotated text is)."""
 
     x: float
     y: float
@@ -101,6 +102,8 @@ class Image:
     clip: tuple[float, float, float, float] | None = None
     color: Color = None
     angle: float = 0.0
+    #: the SVG's own colours repainted: ("#rrggbb" in the file, "#rrggbb" printed) pairs
+    recolor: tuple[tuple[str, str], ...] = ()
 
 
 Op = Rect | Polygon | Circle | Arc | Line | Text | Image

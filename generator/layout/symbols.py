@@ -37,4 +37,8 @@ def set_mark_widget(values: Mapping[str, object], box: tuple[float, float, float
     drawn = icon_mark(ctx.art_root, mark, square, color)
     if drawn is not None:
         return drawn
-    return lettered_mark(*square[:3], label or mark[:1].upper(), color)
+    # ``lettered_min``: letters need more room than a small drawn mark; the ring grows to the
+    # left and both ways vertically, keeping the box's right edge
+    grown = max(size, float(options.get("lettered_min", 0)))  # type: ignore[arg-type]
+    return lettered_mark(square[0] - (grown - size), y - (grown - size) / 2, grown,
+                         label or mark[:1].upper(), color)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from generator.games.commander import notation
-from generator.games.commander.geometry import BODY_SLOTS, KEYWORD_PT, STACK_W, body_slot
+from generator.games.commander.geometry import KEYWORD_PT, STACK_W, body_slot
 from generator.games.commander.model import (
     RANGES,
     Ability,
@@ -127,9 +127,6 @@ def keyword_lines(keywords: str) -> tuple[str, ...]:
     return tuple("".join(p.text for p in line.pieces) for line in fitted.lines)
 
 
-def _slots(stats: list, weapons: list, keywords: tuple[str, ...]) -> dict[str, object]:
-    top = body_slot(len(stats), len(weapons), len(keywords))
-    return {f"body_{slot}": slot == top for slot in BODY_SLOTS}
 
 
 def _common(card: CommanderCard, text: FieldText, label: LabelText) -> dict[str, object]:
@@ -141,14 +138,21 @@ def _common(card: CommanderCard, text: FieldText, label: LabelText) -> dict[str,
 def _unit(card: CommanderCard, text: FieldText, label: LabelText, stats: list, weapons: list,
           body: str, keywords: str = "", **extra: object) -> dict[str, object]:
     lines = keyword_lines(keywords)
+    # the body text takes the first slot below the stack (templates: when body_top == N)
     return {**_common(card, text, label), "stats": stats, "weapons": weapons, "body": body,
-            "keyword_lines": lines, **_slots(stats, weapons, lines), **extra}
+            "keyword_lines": lines, "body_top": body_slot(len(stats), len(weapons), len(lines)),
+            **extra}
+
+
+SIZE_ART = {"ЛК": "light", "СК": "medium", "ТК": "heavy"}
 
 
 def _ship_art(ship: Ship) -> str:
-    """Traders look like traders: a ship that makes commercial runs is drawn as a freighter."""
-    shape = "freighter" if "commercial_run" in ship.properties else "ship"
-    return f"{shape}:{ship.size}"
+    """The art window's drawing (art/<name>.svg): light ships are darts, heavy ones bulky, and
+    traders look like traders: a ship that makes commercial runs is drawn as a freighter."""
+    if "commercial_run" in ship.properties:
+        return "freighter-light" if ship.size == "ЛК" else "freighter"
+    return f"ship-{SIZE_ART.get(ship.size, 'medium')}"
 
 
 def _ship(ship: Ship, text: FieldText, label: LabelText) -> dict[str, object]:
@@ -181,14 +185,14 @@ def _building(card: MilitaryBuilding | CivilBuilding, text: FieldText,
     return _unit(card, text, label, stats, _weapons(card.combat, label),
                  _body(yielded, text(card, "text")), type_line=label(f"kind:{card.kind}"),
                  badge="resource", badge_value=str(card.cost), has_proper_name=False,
-                 art=card.kind)
+                 art=card.kind.replace("_", "-"))
 
 
 def _ground_unit(unit: GroundUnit, text: FieldText, label: LabelText) -> dict[str, object]:
     stats = [(label("Сила"), str(unit.strength))]
     return _unit(unit, text, label, stats, [], text(unit, "text"),
                  type_line=label("kind:ground_unit"), badge="resource",
-                 badge_value=str(unit.cost), has_proper_name=False, art="ground_unit")
+                 badge_value=str(unit.cost), has_proper_name=False, art="ground-unit")
 
 
 def _d6_short(value: str | None) -> str:
@@ -204,8 +208,7 @@ def _tactical(card: Tactical, text: FieldText, label: LabelText) -> dict[str, ob
     return {**_common(card, text, label), "type_line": label("kind:tactical"),
             "badge": "chip" if has_chips else "d6",
             "badge_value": str(card.chips) if has_chips else _d6_short(card.d6),
-            "extra_d6": _d6_short(card.d6) if has_chips and card.d6 else "",
-            "has_extra_d6": bool(has_chips and card.d6)}
+            "extra_d6": _d6_short(card.d6) if has_chips and card.d6 else ""}
 
 
 def _situation(card: Situation, text: FieldText, label: LabelText) -> dict[str, object]:
@@ -217,8 +220,7 @@ def _situation(card: Situation, text: FieldText, label: LabelText) -> dict[str, 
         badge, value = "d6", _d6_short(card.d6)
     extra = _d6_short(card.d6) if badge != "d6" and card.d6 else ""
     return {**_common(card, text, label), "type_line": label("kind:situation"),
-            "badge": badge, "badge_value": value, "extra_d6": extra,
-            "has_extra_d6": bool(extra)}
+            "badge": badge, "badge_value": value, "extra_d6": extra}
 
 
 def _upgrade(card: Upgrade, text: FieldText, label: LabelText) -> dict[str, object]:
@@ -232,7 +234,7 @@ def _commander(card: Commander, text: FieldText, label: LabelText) -> dict[str, 
     victory = text(card, "victory") if card.victory else ""
     return {**_common(card, text, label), "type_line": label("kind:commander"),
             "badge": "initiative", "badge_value": str(card.initiative),
-            "victory": victory, "has_victory": bool(victory), "art": "commander"}
+            "victory": victory, "art": "commander"}
 
 
 def _ability(card: Ability, text: FieldText, label: LabelText) -> dict[str, object]:
