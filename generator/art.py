@@ -10,6 +10,7 @@ file, so a designer reads "art/dragon.png: no such file" next to the card that w
 
 from __future__ import annotations
 
+import io
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -18,9 +19,10 @@ from pathlib import Path
 
 from PIL import Image as PILImage
 
+from generator.packfiles import named_file_refusal, read_named_file
+
 RASTER_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".webp"})
 VECTOR_SUFFIXES = frozenset({".svg"})
-MAX_ART_BYTES = 50 * 1024 * 1024
 #: a print-size card needs ~1,000 x 1,000 px at 300 dpi; 40 megapixels is already a poster
 MAX_PIXELS = 40_000_000
 MIN_DPI = 300.0
@@ -53,22 +55,56 @@ class ArtProblem(Exception):
         self.message = message
 
 
-def resolve(root: Path, src: str) -> Path:
-    """The file ``src`` names inside the pack folder ``root``; refuses paths that leave it."""
+#: the art finding of each refusal of the pack file policy; the policy's own codes otherwise
+_ART_CODES = {"missing": "art-missing", "path-escape": "art-outside-pack",
+              "file-too-large": "art-too-large"}
+
+
+def resolve(root: Path, src: str, kind: str = "image") -> Path:
+    """The file ``src`` names inside the pack folder ``root``, under the pack file policy
+    (:mod:`generator.packfiles`): a path or link leaving the pack, a dangling link, a named
+    pipe or device, a file over the size limit of its ``kind`` is an ArtProblem saying which."""
+    found = _resolved(root, src, kind)
+    if isinstance(found, ArtProblem):
+        raise found
+    return found
+
+
+@cache
+def _resolved(root: Path, src: str, kind: str) -> Path | ArtProblem:
+    """resolve's answer, kept: thousands of cards name the same few pictures, and each answer
+    costs a few system calls (``pnp watch`` empties the cache when files change)."""
+    try:
+        return _resolve(root, src, kind)
+    except ArtProblem as problem:
+        return problem
+
+
+def _resolve(root: Path, src: str, kind: str) -> Path:
     if not src.strip():
         raise ArtProblem("art-missing", "no art file named")
     candidate = Path(src)
     if candidate.is_absolute() or ".." in candidate.parts:
         raise ArtProblem("art-outside-pack", f"'{src}' points outside the pack folder; "
                          "copy the file into the pack and name it relative to game.yaml")
-    path = (root / candidate).resolve()
-    if not path.is_relative_to(root.resolve()):
-        raise ArtProblem("art-outside-pack", f"'{src}' links outside the pack folder; "
-                         "copy the file into the pack instead")
-    if not path.is_file():
+    refusal = named_file_refusal(root, root / candidate, kind)
+    if refusal is None:
+        return (root / candidate).resolve()
+    if refusal.code == "missing":
         raise ArtProblem("art-missing", f"'{src}': no such file in the pack"
                          f"{_nearest(root, candidate)}")
-    return path
+    raise ArtProblem(_ART_CODES.get(refusal.code, refusal.code), f"'{src}' {refusal.reason}")
+
+
+def read_art(path: Path, kind: str = "image") -> bytes:
+    """The bytes of a resolved art file, read under the pack file policy (no blocking open,
+    the size limit of its kind); raises ArtProblem."""
+    raw, refusal = read_named_file(path, kind)
+    if refusal is not None or raw is None:
+        assert refusal is not None
+        raise ArtProblem(_ART_CODES.get(refusal.code, refusal.code),
+                         f"'{path.name}' {refusal.reason}")
+    return raw
 
 
 def _nearest(root: Path, candidate: Path) -> str:
@@ -105,21 +141,18 @@ def resolve_first(roots: Sequence[Path], src: str) -> Path:
 
 
 @cache
-def art_info(path: Path) -> ArtInfo:
+def art_info(path: Path, kind: str = "image") -> ArtInfo:
     """Read an art file's header (raster) or drawing (SVG); raises ArtProblem."""
     suffix = path.suffix.lower()
     if suffix not in RASTER_SUFFIXES | VECTOR_SUFFIXES:
         raise ArtProblem("art-unreadable", f"'{path.name}' is not PNG, JPEG, WebP or SVG")
-    size = path.stat().st_size
-    if size > MAX_ART_BYTES:
-        raise ArtProblem("art-too-large", f"'{path.name}' is {size // (1024 * 1024)} MB; "
-                         f"the limit is {MAX_ART_BYTES // (1024 * 1024)} MB")
+    data = read_art(path, kind)
     if suffix in VECTOR_SUFFIXES:
-        return _svg_info(path)
+        return _svg_info(path, data)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", PILImage.DecompressionBombWarning)
-            with PILImage.open(path) as image:
+            with PILImage.open(io.BytesIO(data)) as image:
                 width, height = image.size
                 fmt = image.format
                 if fmt in {"PNG", "JPEG", "WEBP"} and width * height <= MAX_PIXELS:
@@ -139,12 +172,11 @@ def art_info(path: Path) -> ArtInfo:
     return ArtInfo(path, float(width), float(height), vector=False)
 
 
-def _svg_info(path: Path) -> ArtInfo:
+def _svg_info(path: Path, data: bytes) -> ArtInfo:
     """An SVG's size from its root element (svgsize), without drawing it: validation reads
     every SVG a pack places, and svglib's full parse was a third of its time."""
     from generator.svgsize import SvgSizeError, svg_size
 
-    data = path.read_bytes()
     try:
         width, height = svg_size(data)
     except SvgSizeError as exc:
@@ -198,14 +230,14 @@ def svg_drawing(path: Path, color: str | None = None, recolor: Recolor = ()):
     ``recolor`` replaced; raises ArtProblem when svglib cannot read it."""
     from svglib.svglib import SvgRenderer, load_svg_file
 
-    text = path.read_bytes()
+    text = read_art(path, "image")
     if b"<!ENTITY" in text or b"<!entity" in text:
         raise ArtProblem("art-unreadable", f"'{path.name}' declares XML entities; "
                          "pnp reads plain SVG only")
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            root = load_svg_file(str(path))
+            root = load_svg_file(io.BytesIO(text))  # the bytes read above, not the path again
             if root is not None and color is not None:
                 root.set("color", _CURRENT)
             renderer = SvgRenderer(str(path), color_converter=_converter(color, recolor)) \

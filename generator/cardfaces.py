@@ -48,13 +48,13 @@ def _report(layout: FaceLayout, card: Card, localizer: Localizer, side: str,
         else:
             once = (side, problem.field, problem.kind, problem.detail,
                     round(problem.overflow_mm, 1), problem.size_pt)
+        if problem.kind == "unknown-icon" and icons_checked:
+            continue  # no finding here, so nothing to count repeats on
         if once in result.reported:
             result.reported[once][1] += 1
             continue
         result.reported[once] = [len(findings), 0]
         if problem.kind == "unknown-icon":
-            if icons_checked:
-                continue
             findings.append(error("unknown-icon", f"'{{{problem.detail}}}' in {problem.field} "
                                   "is not an icon this game draws", location, card.id,
                                   localizer.locale))

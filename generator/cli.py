@@ -317,7 +317,8 @@ def calibrate_command(paper: str, duplex: str, out_root: Path) -> None:
     try:
         path = write_calibration(SheetOptions(paper=paper, duplex=duplex), target)
     except OSError as exc:
-        raise UsageError(f"{display_path(target)}: cannot write: {exc.strerror}") from None
+        raise UsageError(f"{display_path(target)}: cannot write: {exc.strerror or exc}") \
+            from None
     click.echo(f"wrote {display_path(path)}: print it duplex, then read the back against a "
                "light and pass the numbers as --back-offset DX,DY")
 
@@ -475,7 +476,8 @@ def schema_command(pack: Path, out_dir: Path | None) -> None:
     try:
         written = export_schemas(load.game, target)
     except OSError as exc:
-        raise UsageError(f"{display_path(target)}: cannot write schemas: {exc.strerror}") from None
+        raise UsageError(f"{display_path(target)}: cannot write schemas: "
+                         f"{exc.strerror or exc}") from None
     for path in written:
         click.echo(display_path(path))
     from generator.schemaexport import modelines

@@ -7,6 +7,7 @@ TrueType fonts as subsets, so every PDF carries exactly the glyphs it uses.
 
 from __future__ import annotations
 
+import io
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -60,8 +61,21 @@ def font_name(style: str) -> str:
     else:
         _, _, name = FONT_FILES[style]
     if name not in pdfmetrics.getRegisteredFontNames():
-        pdfmetrics.registerFont(TTFont(name, str(font_path(style))))
+        pdfmetrics.registerFont(TTFont(name, _font_source(style)))
     return name
+
+
+def _font_source(style: str) -> str | io.BytesIO:
+    """A built-in font's path; a pack's font as bytes read under the pack file policy (a
+    regular file within the font size limit: a named pipe must not block ReportLab's open)."""
+    if not style.startswith(FILE_STYLE):
+        return str(font_path(style))
+    from generator.packfiles import read_named_file
+
+    raw, refusal = read_named_file(font_path(style), "font")
+    if refusal is not None or raw is None:
+        raise ValueError(f"the file {refusal.reason if refusal else 'cannot be read'}")
+    return io.BytesIO(raw)
 
 
 @cache

@@ -20,9 +20,9 @@ from generator.layout.template import data_template_folder, template_folder
 from generator.localize import LABEL_CONTEXT, field_context, source_labels
 from generator.location import Location
 from generator.model import Pack
-from generator.packfiles import display_path, load_user_yaml
+from generator.packfiles import PackFolder, load_user_yaml
 from generator.pofiles import open_catalog_file, write_pack_catalog
-from generator.yamlsource import safe_load
+from generator.yamlsource import YamlDocument
 
 POT_NAME = "messages.pot"
 
@@ -42,12 +42,31 @@ def template_labels(game: str) -> tuple[tuple[str, str], ...]:
     Cached: every ``validate --locale`` and every proof rebuild asks for it; ``pnp watch``
     empties the cache when a template changes."""
     found: list[tuple[str, str]] = []
-    for path in sorted(template_folder(game).glob("*.yaml")):
-        data = safe_load(path.read_text(encoding="utf-8")) or {}
-        for element in data.get("elements", []) if isinstance(data, dict) else []:
+    for name, doc in template_documents(game):
+        data = doc.data
+        elements = data.get("elements") if isinstance(data, dict) else None
+        for element in elements if isinstance(elements, list) else []:
             if isinstance(element, dict) and "label" in element:
-                found.append((str(element["label"]), path.name))
+                found.append((str(element["label"]), name))
     return tuple(found)
+
+
+def template_documents(game: str) -> list[tuple[str, YamlDocument]]:
+    """(file name, located document) of each ``*.yaml`` of the game's template folder, read
+    under the pack file policy (a data game's folder is part of its pack: no link out of it, no
+    named pipe); a file that cannot be read gives nothing here, as validation reports it
+    (generator.datagame.definition)."""
+    folder = template_folder(game)
+    pack = PackFolder(folder.parent) if data_template_folder(game) is not None else None
+    documents = []
+    for path in sorted(folder.glob("*.yaml")):
+        if pack is not None:
+            doc, _ = pack.load_yaml(pack.file_at(path), "template")
+        else:
+            doc, _ = load_user_yaml(path, "template", f"templates/{game}/{path.name}")
+        if doc is not None:
+            documents.append((path.name, doc))
+    return documents
 
 
 def _shown(game: str) -> str:
@@ -75,12 +94,9 @@ def label_locations(game: str) -> Mapping[str, Location]:
     that names it), so that a finding about a label's translation has a line to point at."""
     found: dict[str, Location] = {}
     labels = source_labels(game)
-    folder = template_folder(game)
-    for name in ("labels.yaml", *(path.name for path in sorted(folder.glob("*.yaml")))):
-        shown = f"templates/{game}/{name}" if data_template_folder(game) is None \
-            else display_path(folder / name)
-        doc, _ = load_user_yaml(folder / name, "template", shown)
-        if doc is None or not isinstance(doc.data, dict):
+    documents = sorted(template_documents(game), key=lambda item: item[0] != "labels.yaml")
+    for name, doc in documents:
+        if not isinstance(doc.data, dict):
             continue
         if name == "labels.yaml":
             for key in doc.data:

@@ -35,6 +35,16 @@ MAX_COPIES: Final = 250_000
 MAX_GLOSSARY_TERMS: Final = 2_000
 #: ``too-many-files``: files and folders looked at in one pack folder
 MAX_PACK_ENTRIES: Final = 20_000
+#: ``table-too-large``: rows (the header included) and columns of a CSV table or an XLSX sheet
+MAX_TABLE_ROWS: Final = 100_000
+MAX_TABLE_COLUMNS: Final = 500
+#: ``table-too-large``: cells holding a value in one CSV table, cells written in one XLSX
+#: workbook (openpyxl spends some 20 microseconds on each; 1,000 cards of 20 fields is 20,000)
+MAX_TABLE_CELLS: Final = 100_000
+#: ``file-too-large``: bytes an XLSX workbook unpacks to (its XML), and its parts (a workbook
+#: is a dozen parts and two per sheet)
+MAX_XLSX_EXPANDED: Final = 64 * MiB
+MAX_XLSX_PARTS: Final = 1_000
 
 #: ``file-too-large``: bytes of each kind of file a pack holds
 FILE_BYTES: Final[dict[str, int]] = {

@@ -31,8 +31,7 @@ def source_labels(game: str) -> Mapping[str, str]:
     game defined in data may have none: its labels are the templates' own words)."""
     folder = data_template_folder(game)
     if folder is not None:
-        path = folder / "labels.yaml"
-        return _labels_in(path) if path.is_file() else {}
+        return _pack_labels(folder)
     return _labels_in(builtin_template_file(game, "labels.yaml"))
 
 
@@ -40,6 +39,22 @@ def source_labels(game: str) -> Mapping[str, str]:
 def _labels_in(path: Path) -> Mapping[str, str]:
     data = safe_load(path.read_text(encoding="utf-8")) or {}
     return {str(k): str(v) for k, v in data.items()}
+
+
+@cache
+def _pack_labels(folder: Path) -> Mapping[str, str]:
+    """A data game's ``templates/labels.yaml``, read under the pack file policy; a file that
+    is not ``key: text`` gives what it can (validation reports the rest)."""
+    from generator.packfiles import PackFolder
+
+    pack = PackFolder(folder.parent)
+    file = pack.entry(f"{folder.name}/labels.yaml")
+    if file is None:
+        return {}
+    doc, _ = pack.load_yaml(file, "template")
+    if doc is None or not isinstance(doc.data, Mapping):
+        return {}
+    return {str(k): v for k, v in doc.data.items() if isinstance(v, str)}
 
 
 @dataclass(slots=True)

@@ -54,8 +54,16 @@ def atomic_folder(target: Path) -> Iterator[Path]:
             raise
         with _locked(parent):
             old = _swap_in(scratch, target)
-        if old is not None:
-            _remove_tree(old)
+            # the exchanged-out folder now has the scratch name but not its lock (a flock
+            # belongs to the folder, which became the target): lock it before another build
+            # may look for leftovers, so that only this build removes it
+            old_lock = _lock_folder(old) if old is not None else None
+        try:
+            if old is not None:
+                _remove_tree(old)
+        finally:
+            if old_lock is not None:
+                os.close(old_lock)
     finally:
         if scratch_lock is not None:
             os.close(scratch_lock)
@@ -168,7 +176,8 @@ def _remove_tree(path: Path) -> None:
             os.chmod(os.path.dirname(failed), 0o700)
             if os.path.isdir(failed) and not os.path.islink(failed):
                 os.chmod(failed, 0o700)
-            function(failed)
+            if function in (os.rmdir, os.unlink, os.remove):  # not os.open, os.scandir...
+                function(failed)
 
     if os.path.islink(path) or not os.path.isdir(path):
         with suppress(OSError):
@@ -180,3 +189,5 @@ def _remove_tree(path: Path) -> None:
         shutil.rmtree(path, onexc=make_writable)
     else:
         shutil.rmtree(path, onerror=make_writable)
+    if os.path.lexists(path):  # a folder it could not enter before it was made writable
+        shutil.rmtree(path, ignore_errors=True)

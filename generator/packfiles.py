@@ -122,7 +122,8 @@ class PackFolder:
                 with os.scandir(folder) as scan:
                     entries = sorted(scan, key=lambda e: e.name)
             except OSError as exc:
-                listing.findings.append(_unreadable(display_path(folder), exc, "folder"))
+                listing.findings.append(_refused(_cannot_read(exc), display_path(folder),
+                                                 "folder"))
                 continue
             subfolders: list[Path] = []
             for entry in entries:
@@ -156,21 +157,19 @@ class PackFolder:
         except FileNotFoundError:
             if not ours:
                 return None, False
-            target = _link_target(path)
-            return error("broken-link", f"this is a link to {target}, which does not exist",
-                         _whole_file(display)), False
+            return _refused(_dangling(path), display), False
         except OSError as exc:
-            return (_unreadable(display, exc, "entry") if ours else None), False
+            return (_refused(_cannot_read(exc), display, "entry") if ours else None), False
         if stat.S_ISDIR(info.st_mode):
             if entry.is_symlink() and not self._inside(path):
-                return _escape(display, "folder"), False
+                return _refused(_OUTSIDE, display, "folder"), False
             return None, True
         if not ours:
             return None, False
         if not stat.S_ISREG(info.st_mode):
-            return _not_a_file(display, info.st_mode), False
+            return _refused(_not_regular(info.st_mode), display), False
         if entry.is_symlink() and not self._inside(path):
-            return _escape(display, "file"), False
+            return _refused(_OUTSIDE, display), False
         return None, False
 
     # --- fixed places --------------------------------------------------------------------
@@ -192,10 +191,8 @@ class PackFolder:
     def read_bytes(self, file: PackFile, kind: str) -> tuple[bytes | None, list[Finding]]:
         """The file's bytes, or None and the finding that refused it."""
         if not self._inside(file.path):
-            exists = os.path.exists(file.path)
-            return None, [_escape(file.display, "file") if exists else
-                          error("broken-link", f"this is a link to {_link_target(file.path)}, "
-                                "which does not exist", _whole_file(file.display))]
+            refusal = _OUTSIDE if os.path.exists(file.path) else _dangling(file.path)
+            return None, [_refused(refusal, file.display)]
         return _read_regular(file.path, file.display, kind)
 
     def read_text(self, file: PackFile, kind: str) -> tuple[str | None, list[Finding]]:
@@ -213,6 +210,45 @@ class PackFolder:
         if text is None:
             return None, findings
         return load_yaml_text(file.display, text)
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why a file a pack names (an art path in a card, a font in game.yaml) is not read: the
+    policy's finding code and a clause to follow the file's name ("is a named pipe, ...")."""
+
+    code: str
+    reason: str
+
+
+def named_file_refusal(root: Path, path: Path, kind: str) -> Refusal | None:
+    """The pack file policy for a file named by a pack rather than found by the listing: None
+    when ``path`` is a regular file inside ``root`` within its kind's size limit; else what it
+    is (``missing`` when there is no entry of that name at all). Nothing is opened, so a named
+    pipe cannot block; a file that cannot be opened is found when it is read
+    (:func:`read_user_file`)."""
+    if not os.path.lexists(path):
+        return Refusal("missing", "no such file")
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return _dangling(path)
+    except OSError as exc:
+        return _cannot_read(exc)
+    real_root = Path(os.path.realpath(root))
+    real = Path(os.path.realpath(path))
+    if real != real_root and not real.is_relative_to(real_root):
+        return _OUTSIDE
+    if not stat.S_ISREG(info.st_mode):
+        return _not_regular(info.st_mode)
+    if info.st_size > FILE_BYTES[kind]:
+        return _too_large(info.st_size, FILE_BYTES[kind], kind)
+    return None
+
+
+_KIND_WORDS = {"manifest": "game.yaml", "card-file": "a card file", "catalog": "a catalog",
+               "glossary": "a glossary", "deck": "a deck", "template": "a template",
+               "table": "a table", "image": "an art file", "icon": "an icon", "font": "a font"}
 
 
 def read_user_file(path: Path, kind: str, display: str | None = None
@@ -235,24 +271,31 @@ def load_user_yaml(path: Path, kind: str, display: str | None = None
 
 
 def _read_regular(path: Path, display: str, kind: str) -> tuple[bytes | None, list[Finding]]:
+    raw, refusal = read_named_file(path, kind)
+    if refusal is None:
+        return raw, []
+    return None, [_refused(refusal, display)]
+
+
+def read_named_file(path: Path, kind: str) -> tuple[bytes | None, Refusal | None]:
     """Open without blocking (a FIFO must not hang us), check it is a regular file within the
-    size limit of its kind, and read at most that many bytes."""
+    size limit of its kind, and read at most that many bytes. Containment is the caller's
+    (:meth:`PackFolder.read_bytes`, :func:`named_file_refusal`)."""
     limit = FILE_BYTES[kind]
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
         if os.path.islink(path):
-            return None, [error("broken-link", f"this is a link to {_link_target(path)}, "
-                                "which does not exist", _whole_file(display))]
-        return None, [error("unreadable", "cannot read: no such file", _whole_file(display))]
+            return None, _dangling(path)
+        return None, Refusal("unreadable", "cannot be read: no such file")
     except OSError as exc:
-        return None, [_unreadable(display, exc, "file")]
+        return None, _cannot_read(exc)
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            return None, [_not_a_file(display, info.st_mode)]
+            return None, _not_regular(info.st_mode)
         if info.st_size > limit:
-            return None, [_too_large(display, info.st_size, limit, kind)]
+            return None, _too_large(info.st_size, limit, kind)
         chunks: list[bytes] = []
         total = 0
         while True:
@@ -262,10 +305,10 @@ def _read_regular(path: Path, display: str, kind: str) -> tuple[bytes | None, li
             chunks.append(chunk)
             total += len(chunk)
             if total > limit:  # the file grew while we read it
-                return None, [_too_large(display, total, limit, kind)]
-        return b"".join(chunks), []
+                return None, _too_large(total, limit, kind)
+        return b"".join(chunks), None
     except OSError as exc:
-        return None, [_unreadable(display, exc, "file")]
+        return None, _cannot_read(exc)
     finally:
         os.close(fd)
 
@@ -277,17 +320,24 @@ def _link_target(path: Path) -> str:
         return "a missing file"
 
 
-def _unreadable(display: str, exc: OSError, what: str) -> Finding:
-    reason = exc.strerror or str(exc)
-    return error("unreadable", f"cannot read this {what}: {reason}", _whole_file(display))
+def _refused(refusal: Refusal, display: str, what: str = "file") -> Finding:
+    """The finding on the refused file itself (it was not read: no line to point at)."""
+    return error(refusal.code, f"this {what} {refusal.reason}", _whole_file(display))
 
 
-def _escape(display: str, what: str) -> Finding:
-    return error("path-escape", f"this {what} links outside the pack folder; copy it into the "
-                 "pack instead", _whole_file(display))
+def _dangling(path: Path) -> Refusal:
+    return Refusal("broken-link", f"is a link to {_link_target(path)}, which does not exist")
 
 
-def _not_a_file(display: str, mode: int) -> Finding:
+def _cannot_read(exc: OSError) -> Refusal:
+    return Refusal("unreadable", f"cannot be read: {exc.strerror or exc}")
+
+
+_OUTSIDE = Refusal("path-escape", "links outside the pack folder; copy it into the pack "
+                   "instead")
+
+
+def _not_regular(mode: int) -> Refusal:
     if stat.S_ISFIFO(mode):
         what = "a named pipe"
     elif stat.S_ISSOCK(mode):
@@ -296,10 +346,9 @@ def _not_a_file(display: str, mode: int) -> Finding:
         what = "a folder"
     else:
         what = "a device"
-    return error("not-a-file", f"this is {what}, not a regular file; pnp reads only files",
-                 _whole_file(display))
+    return Refusal("not-a-file", f"is {what}, not a regular file; pnp reads only files")
 
 
-def _too_large(display: str, size: int, limit: int, kind: str) -> Finding:
-    return error("file-too-large", f"this {kind.replace('-', ' ')} is {size} bytes; the limit "
-                 f"for it is {limit} bytes", _whole_file(display))
+def _too_large(size: int, limit: int, kind: str) -> Refusal:
+    return Refusal("file-too-large", f"is {size} bytes; the limit for "
+                   f"{_KIND_WORDS.get(kind, kind.replace('-', ' '))} is {limit} bytes")

@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 
 from generator.games.base import CardKind, Game
+from generator.safewrite import write_text_atomic
 from generator.schemacheck import load_schema, plain_schema
 
 _GENERIC = "generator.schemas"
@@ -75,8 +76,8 @@ def export_schemas(game: Game, out_dir: Path) -> list[Path]:
     written: list[Path] = []
     for name, document in documents.items():
         target = out_dir / name
-        target.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n",
-                          encoding="utf-8")
+        # atomic: an editor reading the schema meanwhile, or a full disk, never sees half of it
+        write_text_atomic(target, json.dumps(document, indent=2, ensure_ascii=False) + "\n")
         written.append(target)
     return written
 

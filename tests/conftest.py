@@ -61,6 +61,28 @@ def run_pnp(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[
                           text=True, cwd=cwd or ROOT, timeout=300)
 
 
+@pytest.fixture
+def slow_schema_checks(monkeypatch) -> list[str]:
+    """Count the instances that reach jsonschema, the slow explaining validator (what makes a
+    clean validate fast, asserted as work done instead of seconds on a shared machine)."""
+    from generator import schemacheck
+
+    reached: list[str] = []
+    validator, data_validator = schemacheck._validator, schemacheck.data_validator
+
+    def counted_validator(package: str, name: str):
+        reached.append(name)
+        return validator(package, name)
+
+    def counted_data_validator(schema):
+        reached.append("data game kind")
+        return data_validator(schema)
+
+    monkeypatch.setattr(schemacheck, "_validator", counted_validator)
+    monkeypatch.setattr(schemacheck, "data_validator", counted_data_validator)
+    return reached
+
+
 def doc_rule_rows(doc: Path, prefix: str) -> list[tuple[str, list[str], str]]:
     """(seed cell, check codes, severity cell) of every row of a docs/rules-<game>.md table
     whose fourth column is a severity (E or W)."""

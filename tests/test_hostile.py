@@ -446,6 +446,7 @@ def test_concurrent_swaps_into_one_folder_all_succeed_and_it_never_goes_missing(
     with atomic_folder(target) as scratch:
         (scratch / "n").write_text("0", encoding="utf-8")
     missing: list[int] = []
+    failed: list[BaseException] = []
     done = threading.Event()
 
     def watch() -> None:
@@ -454,9 +455,12 @@ def test_concurrent_swaps_into_one_folder_all_succeed_and_it_never_goes_missing(
                 missing.append(1)
 
     def build(n: int) -> None:
-        for _ in range(40):
-            with atomic_folder(target) as scratch:
-                (scratch / "n").write_text(str(n), encoding="utf-8")
+        try:
+            for _ in range(40):
+                with atomic_folder(target) as scratch:
+                    (scratch / "n").write_text(str(n), encoding="utf-8")
+        except BaseException as exc:  # was: both removed the swapped-out folder at once
+            failed.append(exc)
 
     watcher = threading.Thread(target=watch)
     watcher.start()
@@ -467,9 +471,32 @@ def test_concurrent_swaps_into_one_folder_all_succeed_and_it_never_goes_missing(
         thread.join()
     done.set()
     watcher.join()
-    assert not missing
+    assert not failed and not missing
     assert (target / "n").read_text(encoding="utf-8") in {"1", "2"}
     assert sorted(p.name for p in target.parent.iterdir()) == ["a4"]
+
+
+def test_the_folder_a_build_swapped_out_is_left_to_that_build(tmp_path, monkeypatch):
+    """Another build starting while this one removes the previous output must not remove it
+    too (both removing one tree made rmtree fail in one of them)."""
+    from generator import outdir
+
+    target = tmp_path / "out" / "a4"
+    with outdir.atomic_folder(target) as scratch:
+        (scratch / "n").write_text("old", encoding="utf-8")
+    taken_by_another: list[list[Path]] = []
+    remove_tree = outdir._remove_tree
+
+    def another_build_starts_first(path: Path) -> None:
+        taken_by_another.append(outdir.remove_leftovers(target))
+        remove_tree(path)
+
+    monkeypatch.setattr(outdir, "_remove_tree", another_build_starts_first)
+    with outdir.atomic_folder(target) as scratch:
+        (scratch / "n").write_text("new", encoding="utf-8")
+    assert taken_by_another == [[]]
+    assert sorted(p.name for p in target.parent.iterdir()) == ["a4"]
+    assert (target / "n").read_text(encoding="utf-8") == "new"
 
 
 def test_two_builds_into_one_out_both_succeed(tmp_path):
@@ -646,3 +673,237 @@ def test_csv_problems_are_located_by_row_and_column(rockpool, tail, code, line, 
     table.write_text(text + tail, encoding="utf-8")
     finding = the(validate(rockpool).findings, code)
     assert where(finding) == ("tides.csv", line, column)
+
+
+# --- a data game's art, icons, fonts, templates and tables: the same pack file policy ----------
+
+def _validate_json(pack: Path, *extra: str) -> list[dict]:
+    result = run_limited("validate", str(pack), "--format", "json", *extra)
+    assert_clean_exit(result, 1)
+    return json.loads(result.stdout)["findings"]
+
+
+def _at(findings: list[dict], code: str) -> list[tuple[str, int, int, str]]:
+    return [(Path(f["file"]).name, f["line"], f["column"], f["message"]) for f in findings
+            if f["code"] == code]
+
+
+def test_a_named_pipe_as_art_is_named_at_the_card_and_never_opened(rockpool):
+    art = rockpool / "art" / "creatures" / "chiton.svg"
+    art.unlink()
+    os.mkfifo(art)  # a blocking open would hang validate here
+    findings = _validate_json(rockpool)
+    [(name, line, column, message)] = [f for f in _at(findings, "not-a-file")
+                                       if f[0] == "creatures.yaml"]
+    assert (name, line, column) == ("creatures.yaml", 86, 10)  # the chiton's art: field
+    assert "'art/creatures/chiton.svg' is a named pipe" in message
+    assert not any("no such file" in f["message"] for f in findings)
+    assert _at(findings, "not-a-file")[0][:3] == ("chiton.svg", 0, 0)  # and the file itself
+
+
+def test_a_dangling_link_as_icon_is_named_where_a_text_uses_it(rockpool):
+    icon = rockpool / "icons" / "pearl.svg"
+    icon.unlink()
+    icon.symlink_to("gone.svg")
+    # with a locale the faces are laid out too (this was an IndexError there)
+    findings = _validate_json(rockpool, "--locale", "de")
+    uses = _at(findings, "unknown-icon")
+    assert uses and all(name == "creatures.yaml" and line > 0 for name, line, _, _ in uses)
+    assert all("'icons/pearl.svg' is a link to 'gone.svg', which does not exist" in message
+               for *_, message in uses)
+    assert [f[:3] for f in _at(findings, "broken-link")] == [("pearl.svg", 0, 0)]
+
+
+def test_an_icon_that_is_no_svg_is_reported_not_drawn_as_nothing(rockpool):
+    (rockpool / "icons" / "pearl.svg").write_text("not an svg\n", encoding="utf-8")
+    uses = _at(_validate_json(rockpool), "unknown-icon")
+    assert uses and all("'pearl.svg' is not a readable SVG" in message for *_, message in uses)
+
+
+def test_a_font_linking_to_etc_passwd_is_refused_unread(rockpool):
+    font = rockpool / "fonts" / "Marcellus-Regular.ttf"
+    font.unlink()
+    font.symlink_to("/etc/passwd")
+    findings = _validate_json(rockpool)
+    [(name, line, column, message)] = _at(findings, "bad-font")
+    assert (name, line, column) == ("game.yaml", 16, 10)
+    assert "links outside the pack folder" in message
+    assert [f[:3] for f in _at(findings, "path-escape")] == [("Marcellus-Regular.ttf", 0, 0)]
+
+
+def test_a_named_pipe_as_font_or_template_says_what_it_is(rockpool):
+    for path in (rockpool / "fonts" / "Marcellus-Regular.ttf",
+                 rockpool / "templates" / "goal.yaml"):
+        path.unlink()
+        os.mkfifo(path)
+    findings = _validate_json(rockpool)
+    messages = {f["code"]: (Path(f["file"]).name, f["line"], f["message"]) for f in findings}
+    assert messages["bad-font"][:2] == ("game.yaml", 16)
+    assert messages["missing-template"][:2] == ("game.yaml", 72)
+    for code in ("bad-font", "missing-template"):
+        assert "is a named pipe, not a regular file" in messages[code][2]
+
+
+def test_an_unreadable_csv_table_is_a_finding_not_a_silent_loss(rockpool, monkeypatch):
+    real_open = os.open
+
+    def denied_open(path, *args, **kwargs):
+        if str(path).endswith("tides.csv"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", denied_open)  # root reads anything: simulate the refusal
+    result = validate(rockpool)
+    finding = the(result.findings, "unreadable")
+    assert Path(finding.location.file).name == "tides.csv"
+    assert "Permission denied" in finding.message
+    assert not [c for c in result.card_set.cards if c.kind == "tide"]
+
+
+@pytest.mark.parametrize(("name", "text", "code", "line"), [
+    ("labels.yaml", "- [a\n", "yaml-syntax", 2),
+    ("labels.yaml", "- a\n- b\n", "bad-labels", 1),
+    ("labels.yaml", "tide: [1, 2]\n", "bad-labels", 1),
+    ("unused.yaml", "elements: [\n", "yaml-syntax", 2),
+])
+def test_template_files_no_kind_draws_are_read_and_checked(rockpool, name, text, code, line):
+    """pnp i18n reads the labels of every template and of labels.yaml: a broken one was an
+    internal error (or, a named pipe, a hang) in validate --locale and i18n."""
+    (rockpool / "templates" / name).write_text(text, encoding="utf-8")
+    for command in (("validate", str(rockpool), "--locale", "de"),
+                    ("i18n", "extract", str(rockpool))):
+        result = run_limited(*command)
+        assert_clean_exit(result, 1)
+        assert f"templates/{name}:{line}:" in result.stdout + result.stderr, result.stdout
+        assert f"error[{code}]" in result.stdout + result.stderr
+
+
+def test_a_named_pipe_among_the_templates_does_not_block_i18n(rockpool):
+    os.mkfifo(rockpool / "templates" / "extra.yaml")
+    for command in (("validate", str(rockpool), "--locale", "de"),
+                    ("i18n", "extract", str(rockpool))):
+        result = run_limited(*command)
+        assert_clean_exit(result, 1)
+        assert "extra.yaml: error[not-a-file]: this file is a named pipe" in \
+            result.stdout + result.stderr
+
+
+# --- XLSX: cells, rows and columns bounded before openpyxl holds them -------------------------
+
+TIDE_HEADER = ["id", "kind", "name", "level", "range", "moon", "habitat", "shift", "text", "art"]
+TIDE_ROW = ["slack", "tide", "Slack Water", "low", "neap", "first-quarter", None, None,
+            "Nothing moves.", "art/moon-new.svg"]
+
+
+def _inline_row(number: int, values: list[object]) -> str:
+    from generator.datagame.tables import column_letter
+
+    cells = "".join(f'<c r="{column_letter(i)}{number}" t="inlineStr"><is><t>{v}</t></is></c>'
+                    for i, v in enumerate(values, start=1) if v is not None)
+    return f'<row r="{number}">{cells}</row>'
+
+
+def _workbook(path: Path, sheet_data: str, dimension: str = "A1:J2") -> Path:
+    """A real workbook (openpyxl writes it) whose sheet XML is then replaced by ours."""
+    import zipfile
+
+    from openpyxl import Workbook
+
+    workbook = Workbook()
+    workbook.active.title = "Tides"
+    workbook.active.append(TIDE_HEADER)
+    workbook.save(path)
+    xml = ('<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats'
+           f'.org/spreadsheetml/2006/main"><dimension ref="{dimension}"/><sheetData>'
+           f'{sheet_data}</sheetData></worksheet>').encode()
+    with zipfile.ZipFile(path) as source:
+        parts = {info.filename: source.read(info) for info in source.infolist()}
+    parts["xl/worksheets/sheet1.xml"] = xml
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as target:
+        for name, data in parts.items():
+            target.writestr(name, data)
+    return path
+
+
+def test_the_hand_made_workbook_reads_as_cards(rockpool):
+    _workbook(rockpool / "more.xlsx", _inline_row(1, TIDE_HEADER) + _inline_row(2, TIDE_ROW))
+    result = validate(rockpool)
+    assert "slack" in {card.id for card in result.card_set.cards}  # the attacks below are real
+
+
+def test_an_xlsx_cell_over_the_text_limit_is_located_at_its_sheet_row_and_column(rockpool):
+    row = [*TIDE_ROW[:8], "W" * (limits.MAX_STRING_CHARS + 1), TIDE_ROW[9]]
+    _workbook(rockpool / "more.xlsx", _inline_row(1, TIDE_HEADER) + _inline_row(2, TIDE_ROW)
+              + _inline_row(3, row))
+    finding = the(validate(rockpool).findings, "string-too-long")
+    assert (finding.location.file.endswith("more.xlsx[Tides]"), finding.location.line,
+            finding.location.column) == (True, 3, 9)
+
+
+def test_a_declared_huge_dimension_and_a_far_row_are_bounded(rockpool):
+    """``A1:ZZZ1048576`` would pad every row to 18,278 cells; a row at 1,048,576 would be
+    reached through a million empty ones: the rows are cut at the ceiling, located."""
+    _workbook(rockpool / "more.xlsx", _inline_row(1, TIDE_HEADER) + _inline_row(2, TIDE_ROW)
+              + _inline_row(1_048_576, TIDE_ROW), dimension="A1:ZZZ1048576")
+    result = run_limited("validate", str(rockpool), "--format", "json")
+    assert_clean_exit(result, 1)
+    [finding] = [f for f in json.loads(result.stdout)["findings"]
+                 if f["code"] == "table-too-large"]
+    assert (finding["file"].endswith("more.xlsx[Tides]"), finding["line"],
+            finding["column"]) == (True, limits.MAX_TABLE_ROWS + 1, 1)
+
+
+def test_an_xlsx_row_wider_than_the_limit_is_located(rockpool):
+    far = '<c r="ZZ3" t="inlineStr"><is><t>x</t></is></c>'  # column 702
+    _workbook(rockpool / "more.xlsx", _inline_row(1, TIDE_HEADER) + _inline_row(2, TIDE_ROW)
+              + f'<row r="3">{far}</row>')
+    finding = the(validate(rockpool).findings, "table-too-large")
+    assert (finding.location.line, finding.location.column) == (3, limits.MAX_TABLE_COLUMNS + 1)
+
+
+def test_a_workbook_of_millions_of_cells_is_refused_before_openpyxl_holds_a_row(rockpool):
+    """One row of two million empty cells unpacks to 8 MB of XML, well within the limit, but
+    openpyxl would build every cell of the row in memory before handing it over."""
+    _workbook(rockpool / "more.xlsx", _inline_row(1, TIDE_HEADER) + '<row r="2">'
+              + "<c/>" * 2_000_000 + "</row>")
+    result = run_limited("validate", str(rockpool), "--format", "json")
+    assert_clean_exit(result, 1)
+    [finding] = [f for f in json.loads(result.stdout)["findings"]
+                 if f["code"] == "table-too-large"]
+    assert finding["file"].endswith("more.xlsx")
+    assert f"the limit is {limits.MAX_TABLE_CELLS}" in finding["message"]
+
+
+# --- pnp schema --out: atomic writes -----------------------------------------------------------
+
+def test_schema_out_is_written_atomically_and_a_failed_write_keeps_the_old_files(
+        tmp_path, monkeypatch, capsys):
+    from generator import safewrite
+    from generator.cli import main
+
+    out = tmp_path / "schemas"
+    assert_clean_exit(run_pnp("schema", str(CWNB), "--out", str(out)), 0)
+    (out / "card-file.schema.json").write_text("an older schema\n", encoding="utf-8")
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+
+    def disk_full(fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(safewrite.os, "fsync", disk_full)
+    monkeypatch.setattr(sys, "argv", ["pnp", "schema", str(CWNB), "--out", str(out)])
+    with pytest.raises(SystemExit) as exited:
+        main()
+    assert exited.value.code == 2
+    assert "cannot write schemas: No space left on device" in capsys.readouterr().err
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # no temp file left
+    monkeypatch.undo()
+    assert_clean_exit(run_pnp("schema", str(CWNB), "--out", str(out)), 0)
+    assert (out / "card-file.schema.json").read_bytes() != before["card-file.schema.json"]
+    assert sorted(p.name for p in out.iterdir()) == sorted(before)
+
+
+def test_schema_out_through_a_file_is_a_usage_error(tmp_path):
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    result = run_pnp("schema", str(CWNB), "--out", str(tmp_path / "file" / "schemas"))
+    assert_clean_exit(result, 2)
+    assert "cannot write schemas: Not a directory" in result.stderr

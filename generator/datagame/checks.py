@@ -22,7 +22,7 @@ from generator.schemacheck import did_you_mean
 
 from .cards import DataCard
 from .rules import _eval_failure, _named, involved
-from .templates import color_props, is_color
+from .templates import color_props, is_color, missing_icon
 
 _SINGLE = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 _TOKEN = re.compile(r"\{([a-z0-9][a-z0-9-]*)\}")  # an inline icon in running text
@@ -88,11 +88,13 @@ def _icon_findings(definition, card: DataCard, kind, report) -> None:
         for token in _TOKEN.findall(value):
             if token.startswith("icon-") and token[5:] in definition.icons:
                 continue
-            hint = did_you_mean(f"{{{token}}}", icons)
-            file = f" (no file icons/{token.removeprefix('icon-')}.svg)" \
-                if token.startswith("icon-") else ""
+            if token.startswith("icon-"):
+                why, hint = missing_icon(token[5:], definition.root, definition.icons)
+                report("unknown-icon", f"'{{{token}}}' in {name} is not an icon of this game "
+                       f"({why}){hint}", card.source.of(name), card.id)
+                continue
             report("unknown-icon", f"'{{{token}}}' in {name} is not an icon of this game"
-                   f"{file}{hint}", card.source.of(name), card.id)
+                   f"{did_you_mean(f'{{{token}}}', icons)}", card.source.of(name), card.id)
 
 
 def _card_dependent(template) -> tuple:

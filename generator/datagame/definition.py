@@ -25,8 +25,9 @@ from generator.layout.ops import Op
 from generator.layout.template import Template, TemplateError, register_template_folder
 from generator.location import Location
 from generator.model import Card, CardSize
+from generator.packfiles import PackFolder, named_file_refusal
 from generator.packpatterns import unrunnable_patterns
-from generator.schemacheck import did_you_mean
+from generator.schemacheck import describe_type, did_you_mean
 from generator.yamlsource import YamlDocument
 
 from .cards import IMPLIED_FIELDS, DataCard, card_builder
@@ -212,9 +213,10 @@ def _fonts(data: Mapping[str, Any], root: Path, doc: YamlDocument
                                   "choose another name", doc.where_key(("fonts", name))))
             continue
         try:
-            fonts[name] = pack_font_style(resolve(root, str(path)))
+            fonts[name] = pack_font_style(resolve(root, str(path), "font"))
         except ArtProblem as problem:
-            findings.append(error("bad-font", problem.message.replace("art", "font"), where))
+            findings.append(error("bad-font", problem.message.replace("no art file",
+                                                                     "no font file"), where))
             fonts[name] = "regular"  # reported here; templates naming it are not wrong too
         except ValueError as exc:
             findings.append(error("bad-font", f"'{path}' is not a usable TrueType font ({exc})",
@@ -233,16 +235,23 @@ def _templates(kinds: dict[str, KindDefinition], raw_kinds: Mapping[str, Any], r
         for side in ("front", "back"):
             template = str(raw_kinds[name][side])
             users.setdefault(template, []).append(name)
-            if not (root / TEMPLATES_DIR / f"{template}.yaml").is_file():
+            refusal = named_file_refusal(root, root / TEMPLATES_DIR / f"{template}.yaml",
+                                         "template")
+            if refusal is not None and refusal.code == "missing":
                 available = sorted(p.stem for p in (root / TEMPLATES_DIR).glob("*.yaml"))
                 findings.append(error(
                     "missing-template", f"kind '{name}': no template '{template}' "
                     f"({TEMPLATES_DIR}/{template}.yaml){did_you_mean(template, available)}",
                     doc.where(("kinds", name, side))))
+            elif refusal is not None:  # a dangling link, a named pipe...: say which
+                findings.append(error(
+                    "missing-template", f"kind '{name}': template '{template}' "
+                    f"({TEMPLATES_DIR}/{template}.yaml) {refusal.reason}",
+                    doc.where(("kinds", name, side))))
     templates: dict[str, Template] = {}
     for template, kind_names in users.items():
         path = root / TEMPLATES_DIR / f"{template}.yaml"
-        if not path.is_file():
+        if named_file_refusal(root, path, "template") is not None:
             continue
         fields = frozenset(f for k in kind_names for f in kinds[k].fields)
         schemas: dict[str, list[Mapping[str, Any]]] = {}
@@ -260,6 +269,31 @@ def _templates(kinds: dict[str, KindDefinition], raw_kinds: Mapping[str, Any], r
         if loaded is not None:
             templates[template] = loaded
     return templates, findings
+
+
+def _other_template_files(root: Path, used: set[str]) -> list[Finding]:
+    """The files of ``templates/`` no kind draws with are read too (``pnp i18n`` takes the
+    labels of every template, and ``labels.yaml`` names label texts): one that cannot be read
+    as YAML, or a labels.yaml that is not ``key: text``, is a finding, never left out quietly."""
+    folder = PackFolder(root)
+    findings: list[Finding] = []
+    for file in folder.files().files:
+        parts = file.relative.parts
+        if len(parts) != 2 or parts[0] != TEMPLATES_DIR or file.suffix != ".yaml" \
+                or file.relative.stem in used:
+            continue
+        doc, problems = folder.load_yaml(file, "template")
+        findings += problems
+        if doc is None or parts[1] != "labels.yaml":
+            continue
+        if not isinstance(doc.data, Mapping):
+            findings.append(error("bad-labels", "labels.yaml maps each label key to its text "
+                                  "(key: text)", doc.where(())))
+            continue
+        findings += [error("bad-labels", f"label '{key}' must be a text, not "
+                           f"{describe_type(value)}", doc.where((key,)))
+                     for key, value in doc.data.items() if not isinstance(value, str)]
+    return findings
 
 
 def _deck(data: Mapping[str, Any], doc: YamlDocument, ctx: RuleContext
@@ -321,6 +355,7 @@ def load_data_game(doc: YamlDocument, root: Path) -> tuple[Game | None, list[Fin
     if len(kinds) < len(raw_kinds) or any(f.code in {"missing-template", "bad-template",
                                                      "yaml-syntax"} for f in findings):
         return None, findings
+    findings += _other_template_files(root, set(templates))
     definition = DataGame(name=name, root=root, kinds=kinds, templates=templates,
                           palette=palette, fonts=fonts, icons=icons, rules=tuple(rules),
                           deck=deck, manifest_file=doc.file)

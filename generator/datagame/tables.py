@@ -22,7 +22,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.findings import Finding, error, warning
-from generator.limits import MAX_STRING_CHARS
+from generator.limits import (
+    MAX_STRING_CHARS,
+    MAX_TABLE_CELLS,
+    MAX_TABLE_COLUMNS,
+    MAX_TABLE_ROWS,
+    MAX_XLSX_EXPANDED,
+    MAX_XLSX_PARTS,
+)
 from generator.location import Location
 from generator.schemacheck import did_you_mean
 from generator.yamlsource import YamlDocument
@@ -31,8 +38,6 @@ from .cards import IMPLIED_FIELDS
 
 TABLE_SUFFIXES = frozenset({".csv", ".xlsx"})
 LIST_SEPARATOR = ";"
-MAX_ROWS = 100_000
-MAX_COLUMNS = 500
 _INTEGER = re.compile(r"[+-]?\d+")
 _TRUE = frozenset({"true", "yes", "y", "1", "x"})
 _FALSE = frozenset({"false", "no", "n", "0"})
@@ -165,6 +170,9 @@ def rows_to_document(file: str, rows: Iterable[Sequence[object]], schema: TableS
     doc.values[()] = Location(file, 1, 1)
     iterator = iter(rows)
     header_row = next(iterator, None)
+    over = _over_limits(file, 1, list(header_row or ()), 0)
+    if over is not None:
+        return None, [over]
     if header_row is None or not any(str(c or "").strip() for c in header_row):
         return None, [warning("empty-table", "no header row: this table holds no cards",
                               Location(file, 1, 1))]
@@ -207,12 +215,14 @@ def rows_to_document(file: str, rows: Iterable[Sequence[object]], schema: TableS
     width = len(header_row)
     unnamed: dict[int, tuple[int, object]] = {}  # column -> first row holding a value
     cards: list[dict[str, object]] = []
+    filled = _filled(header_row)
     for row_number, row in enumerate(iterator, start=2):
-        if row_number > MAX_ROWS:
-            findings.append(error("table-too-large", f"more than {MAX_ROWS} rows",
-                                  Location(file, row_number, 1)))
-            break
         cells = list(row)
+        filled += _filled(cells)
+        over = _over_limits(file, row_number, cells, filled)
+        if over is not None:  # the rest of the table is not read
+            findings.append(over)
+            break
         while cells and (cells[-1] is None or cells[-1] == "") and len(cells) > width:
             cells.pop()
         if not any(str(c).strip() for c in cells if c is not None):
@@ -262,6 +272,32 @@ def rows_to_document(file: str, rows: Iterable[Sequence[object]], schema: TableS
     return doc, findings
 
 
+def _filled(cells: Sequence[object]) -> int:
+    """Cells holding a value (counted in C: a row may be thousands of cells wide)."""
+    return len(cells) - cells.count(None) - cells.count("")
+
+
+def _over_limits(file: str, row_number: int, cells: Sequence[object], filled: int
+                 ) -> Finding | None:
+    """The first ceiling of :mod:`generator.limits` this row breaks, located at its cell: the
+    rows and columns of a table, the cells with a value so far, the length of a cell's text."""
+    if row_number > MAX_TABLE_ROWS:
+        return error("table-too-large", f"more than {MAX_TABLE_ROWS} rows; the rest of the "
+                     "table was not read", Location(file, row_number, 1))
+    if len(cells) > MAX_TABLE_COLUMNS:
+        return error("table-too-large", f"this row has more than {MAX_TABLE_COLUMNS} "
+                     "columns", Location(file, row_number, MAX_TABLE_COLUMNS + 1))
+    if filled > MAX_TABLE_CELLS:
+        return error("table-too-large", f"the table holds more than {MAX_TABLE_CELLS} cells "
+                     "with a value by this row; the rest was not read",
+                     Location(file, row_number, 1))
+    for column, cell in enumerate(cells, start=1):
+        if isinstance(cell, str) and len(cell) > MAX_STRING_CHARS:
+            return error("string-too-long", f"this cell is {len(cell)} characters long; the "
+                         f"limit is {MAX_STRING_CHARS}", Location(file, row_number, column))
+    return None
+
+
 def card_id(cells: Sequence[object], seen: Mapping[str, int]) -> str | None:
     column = seen.get("id")
     value = cells[column - 1] if column and column <= len(cells) else None
@@ -296,21 +332,42 @@ def load_csv(raw: bytes, file: str, schema: TableSchema
         line = max(reader.line_num, 1)  # the line the reader stopped on
         return [], [error("bad-csv", f"not a readable CSV table ({exc})",
                           Location(file, line, 1))]
-    for number, row in enumerate(rows, start=1):
-        if len(row) > MAX_COLUMNS:
-            return [], [error("table-too-large", f"this row has more than {MAX_COLUMNS} "
-                              "columns", Location(file, number, MAX_COLUMNS + 1))]
-        for column, cell in enumerate(row, start=1):
-            if len(cell) > MAX_STRING_CHARS:
-                return [], [error("string-too-long", f"this cell is {len(cell)} characters "
-                                  f"long; the limit is {MAX_STRING_CHARS}",
-                                  Location(file, number, column))]
     doc, findings = rows_to_document(file, rows, schema)
     return ([doc] if doc is not None else []), findings
 
 
-#: bytes a workbook may unpack to (its XML); the file itself is limited by generator.limits
-MAX_XLSX_EXPANDED = 64 * 1024 * 1024
+_CELL_TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?c[\s/>]")
+_FORMULA_TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?f[\s/>]")
+
+
+def _workbook_size(raw: bytes, file: str) -> tuple[bool, Finding | None]:
+    """Whether the workbook writes any formula, or why it is too large to open: its XML
+    unpacked (a zip bomb), its parts, its cells (counted in its XML before openpyxl parses any:
+    openpyxl holds a whole row in memory, and one row may be millions of cells)."""
+    import zipfile
+
+    with zipfile.ZipFile(io.BytesIO(raw)) as archive:
+        members = archive.infolist()
+        if len(members) > MAX_XLSX_PARTS:
+            return False, error("file-too-large", f"this workbook has {len(members)} parts; "
+                                f"the limit is {MAX_XLSX_PARTS}", Location(file))
+        expanded = sum(member.file_size for member in members)
+        if expanded > MAX_XLSX_EXPANDED:  # openpyxl would hold it in memory
+            return False, error("file-too-large", f"this workbook expands to {expanded} "
+                                f"bytes; the limit is {MAX_XLSX_EXPANDED}", Location(file))
+        cells = 0
+        formulas = False
+        for member in members:
+            if not member.filename.lower().endswith(".xml"):
+                continue
+            with archive.open(member) as part:
+                xml = part.read(MAX_XLSX_EXPANDED + 1)
+            cells += len(_CELL_TAG.findall(xml))
+            formulas = formulas or _FORMULA_TAG.search(xml) is not None
+    if cells > MAX_TABLE_CELLS:
+        return formulas, error("table-too-large", f"this workbook writes {cells} cells; the "
+                               f"limit is {MAX_TABLE_CELLS}", Location(file))
+    return formulas, None
 
 
 def load_xlsx(raw: bytes, file: str, schema: TableSchema
@@ -320,45 +377,62 @@ def load_xlsx(raw: bytes, file: str, schema: TableSchema
 
     from openpyxl import load_workbook
 
+    workbooks = []
     try:
-        with zipfile.ZipFile(io.BytesIO(raw)) as archive:
-            expanded = sum(member.file_size for member in archive.infolist())
-        if expanded > MAX_XLSX_EXPANDED:  # a zip bomb: openpyxl would hold it in memory
-            return [], [error("file-too-large", f"this workbook expands to {expanded} bytes; "
-                              f"the limit is {MAX_XLSX_EXPANDED}", Location(file))]
-        workbook = load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
-        # the same cells as written: a formula whose value no spreadsheet has computed reads
-        # as empty above, and only its formula tells it from an empty cell
-        formulas = load_workbook(io.BytesIO(raw), read_only=True, data_only=False)
-    except (OSError, zipfile.BadZipFile, KeyError, ValueError, TypeError) as exc:
+        formulas, problem = _workbook_size(raw, file)
+        if problem is not None:
+            return [], [problem]
+        workbooks.append(load_workbook(io.BytesIO(raw), read_only=True, data_only=True))
+        if formulas:
+            # the same cells as written: a formula whose value no spreadsheet has computed
+            # reads as empty above, and only its formula tells it from an empty cell
+            workbooks.append(load_workbook(io.BytesIO(raw), read_only=True, data_only=False))
+    except (OSError, zipfile.BadZipFile, zipfile.LargeZipFile, KeyError, ValueError,
+            TypeError, EOFError) as exc:
+        for workbook in workbooks:
+            workbook.close()
         return [], [error("bad-spreadsheet", f"not a readable .xlsx workbook "
                           f"({type(exc).__name__})", Location(file))]
     documents: list[YamlDocument] = []
     findings: list[Finding] = []
+    workbook = workbooks[0]
     try:
-        for sheet, written in zip(workbook.worksheets, formulas.worksheets, strict=True):
+        written_sheets = workbooks[1].worksheets if formulas else [None] * len(
+            workbook.worksheets)
+        for sheet, written in zip(workbook.worksheets, written_sheets, strict=True):
             name = f"{file}[{sheet.title}]"
             doc, problems = rows_to_document(name, _sheet_rows(sheet, written), schema)
             findings += problems
             if doc is not None:
                 documents.append(doc)
-    except (zipfile.BadZipFile, KeyError, ValueError, TypeError, OSError) as exc:
+    except (zipfile.BadZipFile, KeyError, ValueError, TypeError, OSError, EOFError) as exc:
         findings.append(error("bad-spreadsheet", f"cannot read the workbook "
                               f"({type(exc).__name__})", Location(file)))
     finally:
-        workbook.close()
-        formulas.close()
+        for opened in workbooks:
+            opened.close()
     return documents, findings
 
 
-def _sheet_rows(sheet: Any, written: Any) -> Iterable[list[object]]:
-    """A sheet's rows as values; error values and uncomputed formulas become marker cells."""
+def _sheet_rows(sheet: Any, written: Any | None) -> Iterable[list[object]]:
+    """A sheet's rows as values; error values and uncomputed formulas become marker cells.
+    The dimension a sheet declares is ignored (a hostile ``A1:ZZZ1048576`` would pad every
+    row to 18,278 cells): a row is as wide as its last written cell, or the header."""
     from itertools import zip_longest
 
-    for cells, raw in zip_longest(sheet.iter_rows(), written.iter_rows(values_only=True),
-                                  fillvalue=()):
+    sheet.reset_dimensions()
+    formulas: Iterable[tuple[object, ...]] = ()
+    if written is not None:
+        written.reset_dimensions()
+        formulas = written.iter_rows(values_only=True)
+    width = None  # the header's: a shorter row has empty cells at its end, as shown
+    for cells, raw in zip_longest(sheet.iter_rows(), formulas, fillvalue=()):
+        if len(cells) > MAX_TABLE_COLUMNS:
+            yield [getattr(cell, "value", None) for cell in cells]  # refused as too wide
+            return
+        width = len(cells) if width is None else width
         row: list[object] = []
-        for index, cell in enumerate(cells[:MAX_COLUMNS]):
+        for index, cell in enumerate(cells):
             value = cell.value
             formula = raw[index] if index < len(raw) else None
             formula = getattr(formula, "text", formula)  # an array formula
@@ -367,6 +441,7 @@ def _sheet_rows(sheet: Any, written: Any) -> Iterable[list[object]]:
             elif value is None and isinstance(formula, str) and formula.startswith("="):
                 value = FormulaCell(formula)
             row.append(value)
+        row.extend([None] * (width - len(row)))  # nothing when the row is as wide or wider
         yield row
 
 

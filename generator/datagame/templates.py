@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
@@ -20,6 +20,7 @@ from generator.cel import CelProblem, Expression, compared_literals, compile_exp
 from generator.findings import Finding, error
 from generator.fonts import FONT_FILES
 from generator.layout.engine import text_angle
+from generator.layout.icons import icon_refusals
 from generator.layout.template import PLAIN_NAME, Element, Template, TemplateError, parse_template
 from generator.location import Location
 from generator.packfiles import PackFolder
@@ -127,11 +128,19 @@ def _check_text(text: str, scope: TemplateScope) -> list[str]:
                 f"{did_you_mean(name, known)}"
                 for name in _PLACEHOLDER.findall(text)
                 if name not in scope.fields and name not in PAGE_VALUES]
-    icons = [f"{{icon-{i}}}" for i in sorted(scope.icons)]
-    problems += [f"icon '{{icon-{name}}}' has no file icons/{name}.svg"
-                 f"{did_you_mean(f'{{icon-{name}}}', icons)}"
+    problems += [f"icon '{{icon-{name}}}': {''.join(missing_icon(name, scope.root, scope.icons))}"
                  for name in _ICON.findall(text) if name not in scope.icons]
     return problems
+
+
+def missing_icon(name: str, root: Path, icons: Iterable[str]) -> tuple[str, str]:
+    """(why ``{icon-<name>}`` draws nothing, a did-you-mean): its file cannot be drawn and why
+    (a dangling link, a named pipe, not a readable SVG...), or there is no such file."""
+    refused = icon_refusals(root).get(name)
+    if refused is not None:
+        return refused, ""
+    return (f"no file icons/{name}.svg",
+            did_you_mean(f"{{icon-{name}}}", sorted(f"{{icon-{i}}}" for i in icons)))
 
 
 def _condition_problems(expression: Expression, scope: TemplateScope) -> list[str]:

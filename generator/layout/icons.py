@@ -14,7 +14,7 @@ from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 
-from generator.art import ArtProblem, art_info
+from generator.art import ArtProblem, art_info, resolve
 from generator.layout.ops import Image, Op
 from generator.layout.textfit import ICON_WIDTH
 
@@ -29,7 +29,7 @@ def svg_icon(path: Path) -> IconPainter:
 
     def paint(x: float, baseline: float, size_mm: float, color: str) -> list[Op]:
         try:
-            info = art_info(path)
+            info = art_info(path, "icon")
         except ArtProblem:
             return []
         width = min(size_mm * HEIGHT_EM * info.aspect, size_mm * MAX_WIDTH_EM)
@@ -41,21 +41,39 @@ def svg_icon(path: Path) -> IconPainter:
 
 
 def icon_files(root: Path) -> Mapping[str, Path]:
-    """``icons/<name>.svg`` files under a game's art folder, by name (links out refused);
-    read again when the folder changes (``pnp watch`` sees an icon added)."""
+    """``icons/<name>.svg`` files under a game's art folder that can be drawn, by name; read
+    again when the folder changes (``pnp watch`` sees an icon added). The others are in
+    :func:`icon_refusals`."""
+    return _icons(root)[0]
+
+
+def icon_refusals(root: Path) -> Mapping[str, str]:
+    """Icon files that cannot be drawn, by name, with the reason (the pack file policy: a link
+    out of the pack or a dangling one, a named pipe, a file too large; or not a readable SVG),
+    so that a text naming one is told why instead of drawing nothing."""
+    return _icons(root)[1]
+
+
+def _icons(root: Path) -> tuple[Mapping[str, Path], Mapping[str, str]]:
     folder = root / ICON_FOLDER
     try:
         changed = folder.stat().st_mtime_ns
     except OSError:
-        return {}
-    return _icon_files(root, changed)
+        return MappingProxyType({}), MappingProxyType({})
+    return _read_icons(root, changed)
 
 
 @cache
-def _icon_files(root: Path, changed: int) -> Mapping[str, Path]:
-    real = root.resolve()
-    return MappingProxyType({p.stem: p.resolve() for p in sorted((root / ICON_FOLDER).glob(
-        "*.svg")) if p.is_file() and p.resolve().is_relative_to(real)})
+def _read_icons(root: Path, changed: int) -> tuple[Mapping[str, Path], Mapping[str, str]]:
+    usable: dict[str, Path] = {}
+    refused: dict[str, str] = {}
+    for path in sorted((root / ICON_FOLDER).glob("*.svg")):  # links and pipes too
+        try:
+            usable[path.stem] = art_info(resolve(root, f"{ICON_FOLDER}/{path.name}", "icon"),
+                                         "icon").path
+        except ArtProblem as problem:
+            refused[path.stem] = problem.message
+    return MappingProxyType(usable), MappingProxyType(refused)
 
 
 def folder_icons(root: Path, prefix: str = "") -> dict[str, IconPainter]:
@@ -73,7 +91,7 @@ def icon_mark(root: Path | None, mark: str, box: tuple[float, float, float, floa
     if path is None:
         return None
     try:
-        info = art_info(path)
+        info = art_info(path, "icon")
     except ArtProblem:
         return None
     x, y, w, h = box
