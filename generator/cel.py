@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -155,9 +156,9 @@ class Expression:
 
 
 def is_error(value: object) -> bool:
-    from celpy.evaluation import CELEvalError
-
-    return isinstance(value, CELEvalError)
+    # no cel-python loaded, no CEL error: the subset evaluator alone ran
+    evaluation = sys.modules.get("celpy.evaluation")
+    return evaluation is not None and isinstance(value, evaluation.CELEvalError)
 
 
 def describe_error(value: object) -> str:
@@ -358,11 +359,50 @@ def _frozen(value: object) -> object:
     return (type(value).__name__, value) if value is not _ABSENT else value
 
 
+@cache
+def plain_evaluator(text: str) -> Callable[[Mapping[str, Any]], Any]:
+    """``text`` evaluated over plain Python values (an activation of YAML/CSV data).
+
+    The everyday subset runs as compiled Python closures (generator.celfast), so a pack whose
+    templates say ``badge == 'd6'`` never loads cel-python; anything else, and any evaluation
+    the subset would not decide exactly as CEL does, goes to cel-python with the values
+    converted. Raises CelProblem when cel-python cannot compile ``text``."""
+    from generator.celfast import Defer, compile_subset
+
+    fast = compile_subset(text) if len(text) <= MAX_EXPRESSION_CHARS else None
+    if fast is None:
+        compiled = compile_expression(text)
+        return lambda values: compiled.evaluate({k: to_cel(v) for k, v in values.items()})
+
+    def evaluate(values: Mapping[str, Any]) -> Any:
+        try:
+            return fast(values)
+        except Defer:
+            return compile_expression(text).evaluate({k: to_cel(v) for k, v in values.items()})
+
+    return evaluate
+
+
 def truthy_condition(expression: Expression) -> Callable[[Mapping[str, Any]], bool]:
     """A template condition: true only when the expression gives true (errors: false)."""
 
     def check(activation: Mapping[str, Any]) -> bool:
         value = expression.evaluate(activation)
+        return bool(value) if not is_error(value) and isinstance(value, bool | int) else False
+
+    return check
+
+
+def plain_truthy(text: str) -> Callable[[Mapping[str, Any]], bool]:
+    """A template condition over plain values: true only when ``text`` gives true (errors,
+    and a text cel-python cannot compile, are false: validation reports those)."""
+    try:
+        evaluate = plain_evaluator(text)
+    except CelProblem:
+        return lambda values: False
+
+    def check(values: Mapping[str, Any]) -> bool:
+        value = evaluate(values)
         return bool(value) if not is_error(value) and isinstance(value, bool | int) else False
 
     return check

@@ -16,7 +16,7 @@ from types import MappingProxyType
 from typing import Any
 
 from generator.art import ArtProblem, resolve
-from generator.cel import compile_expression, to_cel, truthy_condition
+from generator.cel import plain_truthy
 from generator.findings import Finding, error
 from generator.fonts import pack_font_style
 from generator.games.base import CardKind, Faces, Game
@@ -107,8 +107,9 @@ class DataGame:
     @staticmethod
     def condition_for(card: Card) -> Callable[[str], bool]:
         """``when:``/``unless:`` CEL over ``card`` (a condition that errors does not hold)."""
-        activation = card_activation(card)
-        return lambda text: truthy_condition(compile_expression(text))(activation)
+        fields = dict(card.fields) if isinstance(card, DataCard) else {}
+        activation = {**fields, "self": fields}
+        return lambda text: plain_truthy(text)(activation)
 
     def face_values(self, card: Card, text: Callable[[Card, str], str],
                     label: Callable[[str], str]) -> dict[str, object]:
@@ -127,14 +128,6 @@ class DataGame:
 
     def icon_painters(self) -> dict[str, Callable[..., list[Op]]]:
         return {f"icon-{name}": svg_icon(path) for name, path in self.icons.items()}
-
-
-def card_activation(card: Card) -> dict[str, Any]:
-    """CEL variables for one card: ``self`` and each field by its bare name."""
-    fields = dict(card.fields) if isinstance(card, DataCard) else {}
-    activation = {name: to_cel(value) for name, value in fields.items()}
-    activation["self"] = to_cel(fields)
-    return activation
 
 
 # --- reading game.yaml -------------------------------------------------------------------------

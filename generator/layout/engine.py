@@ -124,19 +124,18 @@ def condition_holds(expression: str, values: Mapping[str, object],
         return bool(values.get(expression))
     if condition is not None:
         return condition(expression)
-    from generator.cel import CelProblem, compile_expression, describe_error, is_error, to_cel
+    from generator.cel import CelProblem, describe_error, is_error, plain_evaluator
 
-    try:
-        compiled = compile_expression(expression)
-    except CelProblem as problem:
-        raise TemplateError(f"when/unless: {problem.message}") from None
     # a value the card does not have (None) is absent, as a data card's missing field is:
     # ``has(self.damage)`` asks for it, and reading it anyway makes the condition false
     present = {name: value for name, value in values.items() if value is not None}
-    activation = {name: to_cel(value) for name, value in present.items()
-                  if PLAIN_NAME.fullmatch(name)}
-    activation["self"] = to_cel(present)
-    value = compiled.evaluate(activation)
+    activation: dict[str, object] = {name: value for name, value in present.items()
+                                     if PLAIN_NAME.fullmatch(name)}
+    activation["self"] = present
+    try:
+        value = plain_evaluator(expression)(activation)
+    except CelProblem as problem:
+        raise TemplateError(f"when/unless: {problem.message}") from None
     if is_error(value) or not isinstance(value, bool):
         detail = describe_error(value) if is_error(value) else f"gives {value!r}, not true/false"
         raise TemplateError(f"when/unless {expression!r}: {detail}")
