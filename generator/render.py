@@ -242,6 +242,24 @@ def drawing_art(path: str) -> Iterator[None]:
                          "save it again as plain SVG") from None
 
 
+def read_vector_art(faces: Iterable[FaceLayout]) -> None:
+    """Read every SVG the faces draw (in each of its colourings) into the drawing cache before
+    the drawing processes fork, so that they share one reading instead of each parsing the
+    files again; an SVG that cannot be drawn stops here, naming its file."""
+    from generator.art import svg_drawing
+
+    seen: set[tuple[str, str | None, tuple]] = set()
+    for face in faces:
+        for op in face.ops:
+            if not isinstance(op, Image) or not op.vector:
+                continue
+            key = (op.path, op.color, op.recolor)
+            if key not in seen:
+                seen.add(key)
+                with drawing_art(op.path):
+                    svg_drawing(Path(op.path), op.color, op.recolor)
+
+
 class SheetRenderer:
     """One PDF file of pages; faces become forms the first time a page needs them."""
 

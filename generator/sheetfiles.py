@@ -27,7 +27,7 @@ from pathlib import Path
 from generator.impose import Page
 from generator.layout.engine import FaceLayout
 from generator.layout.ops import Image
-from generator.render import FaceKey, SheetRenderer
+from generator.render import FaceKey, SheetRenderer, read_vector_art
 
 #: sheets (a front page and its back) per chunk: big enough that a chunk's fonts and images are
 #: embedded a few times per file at most, small enough to bound memory and feed two cores
@@ -218,6 +218,7 @@ def write_sheet_files(folder: Path, fronts: Sequence[Page], backs: Sequence[Page
         pages = [page for pair in zip(fronts, backs, strict=True) for page in pair]
         per_sheet, main = 2, "duplex"
     job = SheetJob(pages, paper_mm, bleed_mm, faces)
+    read_vector_art(faces.values())  # once, before the drawing processes fork
     size = CHUNK_SHEETS * per_sheet
     chunks = [(first, min(first + size, len(pages))) for first in range(0, len(pages), size)]
     if len(chunks) <= 1:

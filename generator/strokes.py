@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import math
+from collections.abc import Iterator
 
 from reportlab.graphics.shapes import Group
 
@@ -30,21 +31,28 @@ def _scale(transform: object) -> float:
     return math.sqrt(abs(a * d - b * c)) or 1.0
 
 
-def _raise_strokes(node: Group, points_per_unit: float) -> None:
+def _thin_strokes(node: Group, points_per_unit: float) -> Iterator[tuple[object, float]]:
+    """Each shape of ``node`` whose stroke prints under MIN_STROKE_PT, with its scale."""
     for child in node.contents:
         if isinstance(child, Group):
-            _raise_strokes(child, points_per_unit * _scale(getattr(child, "transform", None)))
+            yield from _thin_strokes(child, points_per_unit
+                                     * _scale(getattr(child, "transform", None)))
             continue
         if getattr(child, "strokeColor", None) is None:
             continue
         width = getattr(child, "strokeWidth", None)
         if width is not None and float(width) * points_per_unit < MIN_STROKE_PT:
-            child.strokeWidth = MIN_STROKE_PT / points_per_unit
+            yield child, points_per_unit
 
 
 def print_safe_drawing(drawing: Group, points_per_unit: float) -> Group:
     """A copy of an SVG drawing whose strokes are all at least :data:`MIN_STROKE_PT` when one of
     its units is drawn ``points_per_unit`` points long."""
+    scale = points_per_unit * _scale(getattr(drawing, "transform", None))
+    if next(_thin_strokes(drawing, scale), None) is None:
+        return drawing  # most art: nothing to raise, nothing to copy
     safe = copy.deepcopy(drawing)
-    _raise_strokes(safe, points_per_unit * _scale(getattr(safe, "transform", None)))
+    for shape, shape_scale in list(_thin_strokes(safe, scale)):
+        shape.strokeWidth = MIN_STROKE_PT / shape_scale
     return safe
+
