@@ -221,6 +221,9 @@ def test_tts_save_follows_the_custom_deck_format(tts_cwnb):
     assert isinstance(save["ObjectStates"], list)
     kinds = [o["Nickname"] for o in save["ObjectStates"]]
     assert kinds == ["action", "player_order", "ship"]
+    # the decks lie side by side on the table, each card wide apart, not in one pile
+    xs = [o["Transform"]["posX"] for o in save["ObjectStates"]]
+    assert all(b - a >= 2.5 for a, b in zip(xs, xs[1:], strict=False)), xs
     seen_ids = set()
     for deck in save["ObjectStates"]:
         assert deck["Name"] == "Deck"
