@@ -3,6 +3,7 @@ checked on the files a user gets (pixel sizes, PDF page boxes, the TTS save's st
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections import Counter
 from pathlib import Path
@@ -223,7 +224,7 @@ def test_tts_save_follows_the_custom_deck_format(tts_cwnb):
     assert kinds == ["action", "player_order", "ship"]
     # the decks lie side by side on the table, each card wide apart, not in one pile
     xs = [o["Transform"]["posX"] for o in save["ObjectStates"]]
-    assert all(b - a >= 2.5 for a, b in zip(xs, xs[1:], strict=False)), xs
+    assert all(b - a >= 2.5 for a, b in itertools.pairwise(xs)), xs
     seen_ids = set()
     for deck in save["ObjectStates"]:
         assert deck["Name"] == "Deck"
