@@ -2,8 +2,9 @@
 
 Usage: ``python bench/record_build.py DUMP PACK [--with EXP] [pnp build options...]``. The build
 runs in this process (``PNP_JOBS=1``: no worker processes, whose calls would be lost) with its
-canvases replaced by recorders, so it writes no PDF and joins no pages; the dump's header names
-the fonts the build registered, which the replay registers the same way.
+canvases replaced by recorders, so it writes no PDF and joins no pages (neither duplex.pdf from
+fronts and backs nor chunks); the dump's header names the fonts the build registered, which the
+replay registers the same way.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ def main(dump: Path, build_args: list[str]) -> None:
     os.environ["PNP_JOBS"] = "1"
     sheets = generator.sheetfiles
     sheets.assemble = lambda *args: None  # recorders write no pages to join
+    sheets.join_duplex = lambda *args: None
     # chunks in page order (pages-0000000.pdf...), not in the cache under content names, and
     # no rename of a file the recorder never wrote
     sheets._draw_atomically = lambda job, first, stop, path, title: sheets.draw_pages(

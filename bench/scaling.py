@@ -5,10 +5,11 @@ base game's 55 ship profiles, each with its own id and name), so the set is lega
 builds. Two whole processes then run alternately:
 - ``pnp build cards/cwnb --with EXPANSION`` (en, A4, duplex: fronts, backs, duplex.pdf);
 - the replay of that very build's ReportLab calls (record_build.py, replay_reportlab.py), whose
-  PDFs must be byte-identical to pnp's: the floor draws exactly what pnp draws. A build of more
-  than one chunk (generator/sheetfiles.py) is drawn as chunks of pages that pnp joins with
-  pikepdf; the replay draws the same chunks, and the check joins them the same way (untimed)
-  before comparing bytes, so the joining counts as pnp's own work. pnp draws with both cores,
+  PDFs must be byte-identical to pnp's: the floor draws exactly what pnp draws. pnp joins pages
+  with pikepdf (duplex.pdf from fronts.pdf and backs.pdf in a build of one chunk; the three
+  files from chunks of pages in a larger build, generator/sheetfiles.py); the replay draws the
+  same files or chunks, and the check joins them the same way (untimed) before comparing bytes,
+  so the joining counts as pnp's own work. pnp draws with both cores,
   the replay with one: wall and CPU ratios are both printed.
 The replay's time to unpickle its own dump is subtracted. Printed: seconds, ratio, time and
 peak memory per card. Run: ``.venv/bin/python bench/scaling.py [N ...] [--pairs P]``.
@@ -39,7 +40,7 @@ from harness import (
     run_measured,
 )
 
-from generator.sheetfiles import assemble
+from generator.sheetfiles import assemble, join_duplex
 
 BASE = ROOT / "cards" / "cwnb"
 BUDGET = 1.3
@@ -101,16 +102,18 @@ def measure(ships: int, pairs: int, scratch: Path) -> dict[str, float]:
             raise BenchmarkFailed(f"pnp placed {placed} copies, not {ships + 178}")
 
     def replay_built(completed: subprocess.CompletedProcess[bytes]) -> None:
-        """The replay drew pnp's files (one chunk) or pnp's chunks of pages: joined the way
-        pnp joins them (untimed), they must give pnp's three files byte for byte."""
+        """The replay drew pnp's fronts and backs (one chunk) or pnp's chunks of pages: joined
+        the way pnp joins them (untimed), they must give pnp's three files byte for byte."""
         exits_zero(completed)
         words = completed.stdout.split()
         unpickling.append(float(words[-1]))
         unpickling_cpu.append(float(words[-3]))
         chunks = sorted(replayed.glob("pages-*.pdf"))
+        title = str(PdfReader(built / "duplex.pdf").metadata.title).removesuffix(": duplex")
         if chunks:
-            title = str(PdfReader(built / "duplex.pdf").metadata.title).removesuffix(": duplex")
             assemble(replayed, chunks, True, title)
+        else:  # one chunk: pnp draws fronts and backs and joins duplex.pdf from them
+            join_duplex(replayed, title)
         for name in ("fronts.pdf", "backs.pdf", "duplex.pdf"):
             if (replayed / name).read_bytes() != (built / name).read_bytes():
                 raise BenchmarkFailed(f"the replay's {name} differs from pnp's")

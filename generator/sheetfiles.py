@@ -1,9 +1,9 @@
 """Write a build's sheet files: fronts.pdf, backs.pdf and duplex.pdf, using both cores.
 
 duplex.pdf holds every page (front, back, front, back...). A build of one chunk (up to
-``CHUNK_SHEETS`` sheets: every real game) draws duplex.pdf in this process while a forked worker
-draws fronts.pdf and backs.pdf, so the three files take the time of one (both are about the same
-work) and nothing joins pages afterwards. A larger build is drawn in chunks of ``CHUNK_SHEETS``
+``CHUNK_SHEETS`` sheets: every real game) draws fronts.pdf in a forked worker while this process
+draws backs.pdf, and duplex.pdf is joined from the two by page copy with pikepdf (qpdf): each
+page is drawn once, on both cores. A larger build is drawn in chunks of ``CHUNK_SHEETS``
 sheets, each its own small PDF, by a pool of worker processes, and the three files are
 assembled from the chunks by page copy with pikepdf (qpdf) without decoding a stream: memory
 stays bounded (ReportLab keeps a whole document until it saves it; a chunk is a few hundred
@@ -185,6 +185,20 @@ def _assemble(sources: list[Path], targets: dict[str, tuple[Path, int, int]],
             pdf.close()
 
 
+def join_duplex(folder: Path, title: str) -> None:
+    """duplex.pdf from ``folder``'s fronts.pdf and backs.pdf: each front page followed by its
+    back, by page copy (no stream decoded, nothing drawn twice)."""
+    import pikepdf
+
+    with pikepdf.open(folder / "fronts.pdf") as fronts, \
+            pikepdf.open(folder / "backs.pdf") as backs, pikepdf.new() as out:
+        out.docinfo = out.copy_foreign(fronts.docinfo)
+        for front, back in zip(fronts.pages, backs.pages, strict=True):
+            out.pages.append(front)
+            out.pages.append(back)
+        _save(out, folder / "duplex.pdf", f"{title}: duplex")
+
+
 def assemble(folder: Path, sources: list[Path], duplex: bool, title: str) -> None:
     """Write the sheet files into ``folder`` from the drawn ``sources``: duplex.pdf itself
     (a one-chunk build) or chunks of pages in print order."""
@@ -227,14 +241,17 @@ def write_sheet_files(folder: Path, fronts: Sequence[Page], backs: Sequence[Page
                        lambda: advance(1))
             return
 
-        def fronts_and_backs() -> None:
-            for side, name in ((fronts, "fronts"), (backs, "backs")):
-                draw_pages(SheetJob(side, paper_mm, bleed_mm, faces), 0, len(side),
-                           folder / f"{name}.pdf", f"{title}: {name}")
+        def backs_then_ready_to_join() -> None:
+            draw_pages(SheetJob(backs, paper_mm, bleed_mm, faces), 0, len(backs),
+                       folder / "backs.pdf", f"{title}: backs", lambda: advance(1))
+            import pikepdf  # noqa: F401  (loaded while the worker still draws the fronts)
 
-        _side_by_side(fronts_and_backs, lambda: draw_pages(
-            job, 0, len(pages), folder / "duplex.pdf", f"{title}: duplex", lambda: advance(1)),
-            wanted=worker_count(2) > 1)
+        _side_by_side(lambda: draw_pages(SheetJob(fronts, paper_mm, bleed_mm, faces), 0,
+                                         len(fronts), folder / "fronts.pdf",
+                                         f"{title}: fronts"),
+                      backs_then_ready_to_join, wanted=worker_count(2) > 1)
+        advance(len(fronts))
+        join_duplex(folder, title)
         return
     chunk_title = f"{title}: {main}"
     if cache is None:
