@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator.errors import UsageError
 from generator.impose import Page
 from generator.layout.engine import FaceLayout
 from generator.layout.ops import Image
@@ -136,12 +137,17 @@ def _side_by_side(in_worker: Callable[[], None], here: Callable[[], None],
         in_worker()
         here()
         return
+    reader, writer = os.pipe()
     pid = os.fork()
     if pid == 0:  # the worker: leave without the parent's cleanup, whatever happens
+        os.close(reader)
         code = 1
         try:
             in_worker()
             code = 0
+        except UsageError as exc:  # e.g. art that cannot be drawn: the parent says it
+            # at most 4 KiB: within the pipe's buffer, so the write never blocks
+            os.write(writer, str(exc).encode("utf-8", "replace")[:4096])
         except BaseException:
             if os.environ.get("PNP_DEBUG"):
                 import traceback
@@ -149,12 +155,17 @@ def _side_by_side(in_worker: Callable[[], None], here: Callable[[], None],
                 traceback.print_exc()
         finally:
             os._exit(code)
+    os.close(writer)
     try:
         here()
     finally:
         _, status = os.waitpid(pid, 0)
+        with os.fdopen(reader, "rb") as pipe:
+            message = pipe.read().decode("utf-8", "replace")
+    if message:
+        raise UsageError(message)
     if os.waitstatus_to_exitcode(status) != 0:
-        raise RuntimeError("the worker process drawing fronts.pdf and backs.pdf failed")
+        raise RuntimeError("the worker process drawing the sheets failed")
 
 
 def _save(pdf, path: Path, title: str) -> None:
