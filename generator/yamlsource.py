@@ -47,6 +47,12 @@ _NOT_PRINTABLE = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U0001
 _INT_TAG = "tag:yaml.org,2002:int"
 _FLOAT_TAG = "tag:yaml.org,2002:float"
 _TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
+_STR_TAG = "tag:yaml.org,2002:str"
+#: scalars whose value depends on their text alone, so one reading serves every repeat
+_PURE_TAGS = frozenset({_INT_TAG, _FLOAT_TAG, "tag:yaml.org,2002:bool",
+                        "tag:yaml.org,2002:null"})
+#: distinct scalar texts remembered per file (a card file repeats a few thousand at most)
+_MEMO_LIMIT = 50_000
 _MAX_INTEGER_DIGITS = len(str(MAX_INTEGER)) + 4  # room for sign, '_' separators, a 0x prefix
 
 
@@ -227,6 +233,7 @@ class _Walker:
         self.doc = doc
         self.loader = loader
         self.values_seen = 0
+        self.constructed: dict[tuple[str, str], object] = {}
 
     def walk(self, node: Node, path: PathKey) -> object:
         self.values_seen += 1
@@ -259,8 +266,14 @@ class _Walker:
             raise LoadProblem(error(
                 "string-too-long", f"this text is {len(text)} characters long; the limit is "
                 f"{MAX_STRING_CHARS}", location))
-        if node.tag == _INT_TAG and sum(ch.isdigit() for ch in text) > _MAX_INTEGER_DIGITS:
+        if node.tag == _STR_TAG:
+            return text  # what PyYAML's string constructor gives, without its dispatch
+        if node.tag == _INT_TAG and len(text) > _MAX_INTEGER_DIGITS \
+                and sum(ch.isdigit() for ch in text) > _MAX_INTEGER_DIGITS:
             raise LoadProblem(_too_large(text, location))
+        key = (node.tag, text)
+        if key in self.constructed:
+            return self.constructed[key]  # checked below when first read
         try:
             value = self.loader.construct_object(node)
         except (ValueError, TypeError, KeyError, AttributeError, OverflowError,
@@ -273,6 +286,8 @@ class _Walker:
             raise LoadProblem(error(
                 "number-not-finite", f"{_shown(text)} is {what}; write a finite number",
                 location))
+        if node.tag in _PURE_TAGS and len(self.constructed) < _MEMO_LIMIT:
+            self.constructed[key] = value
         return value
 
     def _walk_mapping(self, node: MappingNode, path: PathKey) -> dict[str, object]:
