@@ -398,7 +398,7 @@ def i18n_extract(pack: Path) -> None:
 def i18n_update(pack: Path, locales: tuple[str, ...]) -> None:
     """Merge the current messages into the locales' PO files, as msgmerge does (new, fuzzy
     with the previous source text, obsolete)."""
-    from generator.i18n import language_name, target_locales, update
+    from generator.i18n import language_name, shown_locale, target_locales, update
     from generator.manifestedit import add_locale
 
     loaded = _loaded_pack(pack)
@@ -408,8 +408,8 @@ def i18n_update(pack: Path, locales: tuple[str, ...]) -> None:
             raise UsageError(f"'{locale}' is the source language of pack '{manifest.pack}': "
                              "its texts are the card files themselves")
         if language_name(locale) is None:
-            raise UsageError(f"'{locale}' is not a language code (use an ISO 639 code such "
-                             "as de, fr, pt_BR)")
+            raise UsageError(f"{shown_locale(locale)} is not a language code (use an ISO 639 "
+                             "code such as de, fr, pt_BR)")
     added = [locale for locale in dict.fromkeys(locales) if locale not in manifest.locales]
     if not locales and not target_locales(loaded):
         raise UsageError(f"pack '{manifest.pack}' has no language to translate into: add one "

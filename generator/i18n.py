@@ -259,10 +259,20 @@ def no_locale_message(pack: Pack, locale: str) -> str:
     """Why a locale cannot be used, and the one command that adds it."""
     from generator.pack import display_path
 
+    if language_name(locale) is None:  # a typo or stray characters ('ru\n'): no command adds it
+        return (f"{shown_locale(locale)} is not a language code (use an ISO 639 code such as de, "
+                f"fr, pt_BR); pack '{pack.manifest.pack}' ships: "
+                f"{', '.join(pack.manifest.locales)}")
     return (f"pack '{pack.manifest.pack}' has no locale '{locale}' (it ships: "
             f"{', '.join(pack.manifest.locales)}); to translate it, run: pnp i18n update "
             f"{display_path(pack.root)} --locale {locale} (adds '{locale}' to the locales: of "
             f"game.yaml and creates locales/{locale}.po)")
+
+
+def shown_locale(locale: str) -> str:
+    """A locale as a message quotes it: control characters visible, a long one cut short."""
+    text = repr(locale)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def target_locales(pack: Pack) -> list[str]:

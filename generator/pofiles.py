@@ -29,7 +29,7 @@ from generator.yamlsource import text_location
 _CHARSET = re.compile(rb'Content-Type:[^"\n]*?charset=([\w\-:.]+)')
 _LINE = re.compile(r"\(line (\d+)\)")
 _KEYWORD = re.compile(r"(?:msgctxt|msgid_plural|msgid|msgstr(?:\[\d+\])?)\s+")
-_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
+_QUOTED = re.compile(r'"(?:[^"\\]++|\\.)*+"')  # possessive: no backtracking state kept
 #: characters in the lines that polib joins into one string (escapes double a message's length)
 _MAX_RUN_CHARS = 2 * MAX_STRING_CHARS + 1000
 
@@ -106,6 +106,9 @@ def _scan(display: str, text: str) -> Finding | None:
     offset = 0
     for line in text.splitlines(keepends=True):
         stripped = line.strip()
+        if len(stripped) > _MAX_RUN_CHARS:  # before any regex walks it (memory grows with it)
+            return error("string-too-long", "this message (or comment) is longer than "
+                         f"{MAX_STRING_CHARS} characters", text_location(display, text, offset))
         if stripped.startswith("#~"):
             stripped = stripped[2:].lstrip()
         match = _KEYWORD.match(stripped)
