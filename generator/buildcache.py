@@ -38,6 +38,28 @@ def _files(root: Path, exclude: Path | None = None) -> Iterable[Path]:
                 yield Path(folder) / name
 
 
+def _content_hash(path: Path) -> bytes:
+    """A pack file's content hash, read as the pack file policy reads it: opened without
+    blocking, regular files only, within the largest size a pack file may have. Anything else
+    (a named pipe, a link to a device, a 200 MB file) raises OSError: there is then no cache
+    and the build itself reports the file."""
+    import stat
+
+    from generator.limits import FILE_BYTES
+
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > max(FILE_BYTES.values()):
+            raise OSError(f"{path}: not a pack file to fingerprint")
+        digest = hashlib.sha256()
+        while chunk := os.read(fd, 1 << 20):
+            digest.update(chunk)
+        return digest.digest()
+    finally:
+        os.close(fd)
+
+
 def _stat_line(path: Path) -> bytes:
     stat = path.stat()
     return f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode()
@@ -64,10 +86,10 @@ def fingerprint(packs: Iterable[Path], extra_files: Iterable[Path], options: dic
         digest.update(f"pack {root.resolve()}\n".encode())
         for path in _files(root, exclude):
             digest.update(f"{path.relative_to(root)}\n".encode())
-            digest.update(hashlib.sha256(path.read_bytes()).digest())
+            digest.update(_content_hash(path))
     for path in extra_files:
         digest.update(f"file {path.resolve()}\n".encode())
-        digest.update(hashlib.sha256(path.read_bytes()).digest())
+        digest.update(_content_hash(path))
     from generator.resources import builtin_templates_root
 
     # pnp's own files that decide what a build draws: code, schemas, templates, fonts

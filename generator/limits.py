@@ -41,6 +41,12 @@ MAX_TABLE_COLUMNS: Final = 500
 #: ``table-too-large``: cells holding a value in one CSV table, cells written in one XLSX
 #: workbook (openpyxl spends some 20 microseconds on each; 1,000 cards of 20 fields is 20,000)
 MAX_TABLE_CELLS: Final = 100_000
+#: ``art-unreadable``: nesting of an SVG's elements (svglib's XML parser, libxml2, stops reading
+#: at 256 levels and would print the drawing cut short)
+MAX_SVG_DEPTH: Final = 200
+#: ``art-unreadable``: copies of shapes an SVG draws through ``<use>`` (a reference to a group of
+#: references is the "billion laughs" of drawings; svglib stops at 10,000 after seconds)
+MAX_SVG_USE_COPIES: Final = 1_000
 #: ``file-too-large``: bytes an XLSX workbook unpacks to (its XML), and its parts (a workbook
 #: is a dozen parts and two per sheet)
 MAX_XLSX_EXPANDED: Final = 64 * MiB

@@ -18,7 +18,11 @@ from __future__ import annotations
 import re
 from xml.parsers import expat
 
+from generator.limits import MAX_SVG_DEPTH, MAX_SVG_USE_COPIES
+
+_XLINK_HREF = "http://www.w3.org/1999/xlink href"
 PX_TO_PT = 0.75  # svglib: one SVG user unit (CSS px) is 0.75 pt
+_MIN_PT, _MAX_PT = 0.0075, 750_000.0  # 0.01 to a million user units: a speck to 260 metres
 _EM_PX = 16.0  # svglib's default font size, 12 pt, in user units
 #: user units per unit of length (CSS: 96 px per inch)
 _UNITS = {"": 1.0, "px": 1.0, "pt": 96 / 72, "pc": 16.0, "in": 96.0, "cm": 96 / 2.54,
@@ -62,19 +66,76 @@ def _length(text: str | None, axis: float | None, box: tuple[float, float] | Non
     return number * _UNITS[unit]
 
 
+class _Uses:
+    """The ``<use>`` references of a document, by the nearest element with an id around each:
+    enough to count the copies svglib would draw without expanding any."""
+
+    def __init__(self) -> None:
+        self.direct: dict[str, list[str]] = {}  # id ("" = the document) -> targets used in it
+        self.children: dict[str, list[str]] = {}  # id -> ids of the nearest elements inside
+        self.ids: set[str] = {""}
+
+    def copies(self) -> int:
+        """Shapes copies the document draws through ``<use>`` (at most the limit plus one);
+        raises SvgSizeError for a reference to an element that contains it."""
+        memo: dict[str, int] = {}
+        active: set[str] = set()
+        stack: list[tuple[str, bool]] = [("", False)]
+        while stack:
+            key, expanded = stack.pop()
+            if expanded:
+                active.discard(key)
+                total = sum(1 + memo.get(t, 0) for t in self.direct.get(key, ()))
+                total += sum(memo.get(c, 0) for c in self.children.get(key, ()))
+                memo[key] = min(total, MAX_SVG_USE_COPIES + 1)
+                continue
+            if key in memo:
+                continue
+            active.add(key)
+            stack.append((key, True))
+            for needed in (*self.direct.get(key, ()), *self.children.get(key, ())):
+                if needed in active:
+                    raise SvgSizeError(f"a <use> refers to '#{needed}', which contains it; "
+                                       "such a drawing never ends")
+                if needed in self.ids and needed not in memo:
+                    stack.append((needed, False))
+        return memo[""]
+
+
 def _root_attributes(data: bytes) -> tuple[str, dict[str, str]]:
-    """Parse the whole document (well-formedness) and return the root's name and attributes."""
+    """Parse the whole document (well-formedness) and return the root's name and attributes;
+    refuse what svglib would draw only in part or forever (nesting deeper than libxml2 reads,
+    ``<use>`` copies beyond :data:`MAX_SVG_USE_COPIES`)."""
     parser = expat.ParserCreate(namespace_separator=" ")
     root: list[tuple[str, dict[str, str]]] = []
+    uses = _Uses()
+    owners = [""]  # the id'd element around the current one ("" = the document)
 
     def start(name: str, attributes: dict[str, str]) -> None:
         if not root:
             root.append((name, attributes))
+        if len(owners) > MAX_SVG_DEPTH:
+            raise SvgSizeError(f"it nests elements more than {MAX_SVG_DEPTH} levels deep")
+        owner = owners[-1]
+        if name.rpartition(" ")[2] == "use":
+            href = attributes.get(_XLINK_HREF) or attributes.get("href") or ""
+            if href.startswith("#"):
+                uses.direct.setdefault(owner, []).append(href[1:])
+        element_id = attributes.get("id")
+        if element_id and element_id not in uses.ids:
+            uses.ids.add(element_id)
+            uses.children.setdefault(owner, []).append(element_id)
+            owner = element_id
+        owners.append(owner)
+
+    def end(_: str) -> None:
+        owners.pop()
 
     def refuse_entities(*_: object) -> None:
         raise SvgSizeError("it declares XML entities; save it as plain SVG")
 
     parser.StartElementHandler = start
+    parser.EndElementHandler = end
     parser.EntityDeclHandler = refuse_entities
     parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
     try:
@@ -84,6 +145,9 @@ def _root_attributes(data: bytes) -> tuple[str, dict[str, str]]:
                            f"{exc.offset + 1}: {expat.ErrorString(exc.code)})") from None
     if not root:
         raise SvgSizeError("it holds no element")
+    if uses.copies() > MAX_SVG_USE_COPIES:
+        raise SvgSizeError(f"its <use> elements draw more than {MAX_SVG_USE_COPIES} copies of "
+                           "shapes (references nested in references?)")
     return root[0]
 
 
@@ -102,4 +166,8 @@ def svg_size(data: bytes) -> tuple[float, float]:
                      box[1] if box else 0.0)
     if not width > 0 or not height > 0:
         raise SvgSizeError("it has no width and height (give the <svg> a viewBox)")
+    if not (_MIN_PT <= width * PX_TO_PT <= _MAX_PT and _MIN_PT <= height * PX_TO_PT <= _MAX_PT):
+        # 1e999 reads as infinity, and a PDF cannot hold the scale that draws it on a card
+        raise SvgSizeError(f"its size {width:g} x {height:g} is out of range (each side from "
+                           f"{_MIN_PT / PX_TO_PT:g} to {_MAX_PT / PX_TO_PT:g} user units)")
     return width * PX_TO_PT, height * PX_TO_PT

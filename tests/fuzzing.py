@@ -1,9 +1,11 @@
 """Seeded fuzzing of whole pnp runs over mutated copies of the shipped packs.
 
 Each case copies one shipped pack, attacks one of its files (card YAML, game.yaml, a PO catalog,
-the glossary, a deck; CSV tables and images too where a pack has them) with a mutator chosen by a
-seeded RNG, and runs one pnp command on it (validate, build, i18n, schema) in a forked child held
-to a CPU-time limit and 1 GiB of address space. The outcome is classified:
+the glossary, a deck; a data game's CSV tables, templates, SVG art and icons and fonts) with a
+mutator chosen by a seeded RNG, or adds a hostile file where pnp looks for one (another card
+file, an XLSX workbook, an icon, a template, templates/labels.yaml), and runs one pnp command on
+it (validate, build, i18n, schema) in a forked child held to a CPU-time limit and 1 GiB of address
+space. The outcome is classified:
 
 - crash: the child died of a signal (SIGSEGV ...);
 - hang: it used more than the CPU limit, or did not end within the wall-clock limit;
@@ -51,6 +53,7 @@ CLASSES = ("crash", "hang", "memory", "internal", "unlocated", "exit-code")
 WHOLE_FILE_CODES = frozenset({"path-escape", "broken-link", "not-a-file", "unreadable",
                               "file-too-large", "too-many-files", "link-loop",
                               "pack-given-twice", "too-many-cards"})
+BINARY_SUFFIXES = frozenset({".xlsx", ".png", ".jpg", ".jpeg", ".webp", ".ttf", ".otf"})
 _FINDING_LINE = re.compile(r"^(?P<file>[^\n]+?)(?::(?P<line>\d+):(?P<col>\d+))?: "
                            r"(?P<severity>error|warning)\[(?P<code>[^\]]+)\]", re.MULTILINE)
 
@@ -279,6 +282,134 @@ def attack_po(data: bytes, rng: random.Random) -> bytes:
     return mutate_bytes(data, rng)
 
 
+def attack_table(data: bytes, rng: random.Random) -> bytes:
+    """Well-formed CSV with hostile cells: values replaced, rows multiplied, columns added or
+    dropped, the header renamed, the separator changed."""
+    import csv
+    import io
+
+    try:
+        rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
+    except (UnicodeDecodeError, csv.Error):
+        return mutate_bytes(data, rng)
+    if not rows:
+        return mutate_bytes(data, rng)
+    for _ in range(rng.randint(1, 4)):
+        row = rng.choice(rows)
+        choice = rng.randrange(7)
+        if choice <= 2 and row:
+            value = rng.choice(HOSTILE_VALUES)
+            row[rng.randrange(len(row))] = value if isinstance(value, str) else str(value)
+        elif choice == 3:
+            rows.extend([list(row) for _ in range(rng.choice([1, 50, 2_000]))])
+        elif choice == 4:
+            row.extend(["x"] * rng.choice([1, 3, 600]))
+        elif choice == 5 and row:
+            del row[rng.randrange(len(row)):]
+        else:
+            rows[0] = [rng.choice(["id", "kind", "name", "", "x", "id", "art"]) for _ in rows[0]]
+    out = io.StringIO()
+    csv.writer(out, delimiter=rng.choice([",", ",", ",", ";", "\t"])).writerows(rows)
+    return out.getvalue().encode("utf-8")
+
+
+def attack_svg(data: bytes, rng: random.Random) -> bytes:
+    """Well-formed SVG with hostile content: sizes, deep nesting, <use> chains, entities, a
+    path of a million points, text, an external reference."""
+    text = data.decode("utf-8", "replace")
+    choice = rng.randrange(8)
+    if choice == 0:
+        value = rng.choice(["1e999", "-5", "0", "NaN", "100000000", "12ab", "", "inf"])
+        return re.sub(r'(width|height|viewBox)="[^"]*"', lambda m: f'{m.group(1)}="{value}"',
+                      text, count=rng.randint(1, 3)).encode()
+    head, _, _ = text.partition(">")
+    if choice == 1:
+        depth = rng.choice([300, 5_000, 100_000])
+        body = "<g>" * depth + '<circle r="5"/>' + "</g>" * depth
+    elif choice == 2:
+        body = '<defs><path id="u0" d="M0 0 L9 9"/>' + "".join(
+            f'<g id="u{i}">' + f'<use href="#u{i - 1}"/>' * 10 + "</g>" for i in range(1, 9)) \
+            + '</defs><use href="#u8"/>'
+    elif choice == 3:
+        return ('<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa">'
+                '<!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>' + text).encode()
+    elif choice == 4:
+        body = '<path d="M0 0 ' + "L1 1 " * rng.choice([1_000, 200_000]) + '"/>'
+    elif choice == 5:
+        body = f'<text x="1" y="9" font-family="Nope">{rng.choice(["中文", "x" * 20_000])}</text>'
+    elif choice == 6:
+        body = '<image href="/etc/passwd" width="9" height="9"/><use href="other.svg#x"/>'
+    else:
+        return mutate_bytes(data, rng)
+    return (head + ">" + body + "</svg>\n").encode()
+
+
+def _table_rows(path: Path | None) -> list[list[str]]:
+    """The rows of a CSV table (two made-up rows when there is none to read)."""
+    import csv
+    import io
+
+    try:
+        if path is not None:
+            return list(csv.reader(io.StringIO(path.read_text(encoding="utf-8"))))
+    except (OSError, UnicodeDecodeError, csv.Error):
+        pass
+    return [["id", "kind", "name"], ["x", "y", "z"]]
+
+
+def write_workbook(path: Path, rows: list[list[str]], rng: random.Random) -> None:
+    """An XLSX workbook of a table's rows with hostile cells: formulas never computed, error
+    values, dates, long texts, numbers where text is wanted, a second empty sheet."""
+    import datetime
+
+    from openpyxl import Workbook
+
+    workbook = Workbook()
+    sheet = workbook.active
+    sheet.title = rng.choice(["Cards", "x" * 31, "Лист1"])
+    for row in rows:
+        cells: list[object] = list(row)
+        if len(rows) > 1 and rng.random() < 0.3 and cells:
+            index = rng.randrange(len(cells))
+            cells[index] = rng.choice(["=1/0", "=A1+1", "#REF!", 3.5, 10**15, True,
+                                       datetime.date(2024, 3, 5), "W" * 12_000, None, ""])
+        sheet.append(cells)
+    if rng.random() < 0.3:
+        workbook.create_sheet("Empty")
+    workbook.save(path)
+
+
+def attack_add(pack: Path, source: Source, rng: random.Random) -> str:
+    """Add a hostile file where pnp looks for one; returns what was added."""
+    templates = pack / "templates"
+    choices = ["card"]
+    if templates.is_dir():
+        choices += ["labels", "template", "icon", "xlsx"]
+    what = rng.choice(choices)
+    if what == "card":
+        cards = source.files.get("card")
+        original = (pack / rng.choice(cards)).read_bytes() if cards else b"cards: []\n"
+        mutator = rng.choice([mutate_bytes, mutate_yaml, attack_yaml])
+        (pack / "zz-added.yaml").write_bytes(mutator(original, rng))
+    elif what == "labels":
+        mutator = rng.choice([mutate_bytes, mutate_yaml, attack_yaml])
+        (templates / "labels.yaml").write_bytes(mutator(b"tide: Tide\nkey: A label\n", rng))
+    elif what == "template":
+        original = rng.choice(sorted(templates.glob("*.yaml"))).read_bytes()
+        mutator = rng.choice([mutate_bytes, mutate_yaml, attack_yaml])
+        (templates / "zz-added.yaml").write_bytes(mutator(original, rng))
+    elif what == "icon":
+        icons = sorted((pack / "icons").glob("*.svg"))
+        original = icons[0].read_bytes() if icons else b'<svg width="9" height="9"/>'
+        mutator = rng.choice([mutate_bytes, attack_svg, attack_svg])
+        (pack / "icons").mkdir(exist_ok=True)
+        (pack / "icons" / "zz-added.svg").write_bytes(mutator(original, rng))
+    else:
+        write_workbook(pack / "zz-added.xlsx", _table_rows(next(iter(sorted(
+            pack.rglob("*.csv"))), None)), rng)
+    return what
+
+
 FS_ATTACKS = ("dangling-link", "fifo", "link-outside", "directory", "empty", "sparse-huge",
               "unreadable", "link-loop", "link-inside")
 
@@ -344,10 +475,16 @@ def make_case(seed: int, number: int, sources: list[Source]) -> tuple[Case, rand
     roll = rng.random()
     if roll < 0.12:
         attack = "fs"
+    elif roll < 0.2:
+        attack = "add"
     elif kind == "catalog":
         attack = rng.choice(["bytes", "po", "po"])
     elif kind in {"card", "manifest", "glossary", "deck", "template"}:
         attack = rng.choice(["bytes", "yaml", "yaml", "yaml-attack"])
+    elif kind == "table":
+        attack = rng.choice(["bytes", "table", "table", "xlsx"])
+    elif kind == "image" and target.endswith(".svg"):
+        attack = rng.choice(["bytes", "svg", "svg"])
     else:
         attack = "bytes"
     case = Case(number, source.folder.name, kind, target, attack)
@@ -389,10 +526,16 @@ def materialize(case: Case, rng: random.Random, sources: dict[str, Source],
     target = pack / case.target
     if case.attack == "fs":
         case.attack = "fs:" + attack_fs(target, pack, rng, outside)
+    elif case.attack == "add":
+        case.attack = "add:" + attack_add(pack, source, rng)
+    elif case.attack == "xlsx":  # the table as a workbook, with hostile cells
+        rows = _table_rows(target)
+        target.unlink()
+        write_workbook(target.with_suffix(".xlsx"), rows, rng)
     else:
         mutator: Callable[[bytes, random.Random], bytes] = {
             "bytes": mutate_bytes, "yaml": mutate_yaml, "yaml-attack": attack_yaml,
-            "po": attack_po}[case.attack]
+            "po": attack_po, "table": attack_table, "svg": attack_svg}[case.attack]
         target.write_bytes(mutator(target.read_bytes(), rng))
     names = {"{pack}": "pack", "{base}": "base", "{out}": "out"}
     return [names.get(arg, arg) for arg in case.command]
@@ -545,8 +688,11 @@ def _findings(case: Case, out: str, err: str) -> list[dict]:
 
 
 def _has_lines(work: Path, file: str) -> bool:
-    """Is ``file`` a regular, readable, non-empty text file (so a finding on it has a line)?"""
+    """Is ``file`` a regular, readable, non-empty text file (so a finding on it has a line)?
+    A workbook, a picture or a font has no lines: a finding on it as a whole is located."""
     path = Path(file) if os.path.isabs(file) else work / file
+    if path.suffix.lower() in BINARY_SUFFIXES:
+        return False
     try:
         if path.is_symlink() or not path.is_file():
             return False

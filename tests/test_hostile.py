@@ -919,3 +919,67 @@ def test_a_locale_option_with_a_trailing_newline_is_named_not_suggested(tmp_path
     assert_clean_exit(result, 2)
     assert "'ru\\n' is not a language code" in result.stderr
     assert "i18n update" not in result.stderr
+
+
+_SVG_HEAD = ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+             'viewBox="0 0 200 140" width="200" height="140">')
+
+
+@pytest.mark.parametrize(("body", "said"), [
+    ('<defs><path id="u0" d="M0 0 L9 9"/>' + "".join(
+        f'<g id="u{i}">' + f'<use xlink:href="#u{i - 1}"/>' * 10 + "</g>" for i in range(1, 9))
+     + '</defs><use xlink:href="#u8"/>', "draw more than 1000 copies"),  # 10^8: 9 s, cut short
+    ("<g>" * 100_000 + '<circle r="5"/>' + "</g>" * 100_000, "more than 200 levels deep"),
+    ('<g id="a"><circle r="5"/><use href="#a"/></g>', "which contains it"),
+])
+def test_svg_art_svglib_would_draw_in_part_or_forever_is_refused_at_the_card(rockpool, body,
+                                                                             said):
+    """svglib printed such art cut short (libxml2 stops at 256 levels; 10,000 <use> copies)
+    with only a log line, and build exited 0: validation refuses it where the card names it."""
+    (rockpool / "art" / "creatures" / "chiton.svg").write_text(_SVG_HEAD + body + "</svg>\n",
+                                                               encoding="utf-8")
+    finding = the(validate(rockpool).findings, "art-unreadable")
+    assert where(finding) == ("creatures.yaml", 86, 10) and said in finding.message
+
+
+@pytest.mark.parametrize(("value", "prop"), [
+    ("'}'", "min_size"),               # was: ValueError in the layout (internal error)
+    ("1000000000", "size"),            # would make text fitting try two billion sizes
+    ("-3", "stroke_width"), ("true", "radius"), (".nan", "size"),
+])
+def test_a_template_number_out_of_range_is_located_not_laid_out(rockpool, value, prop):
+    template = rockpool / "templates" / "tide.yaml"
+    text = template.read_text(encoding="utf-8")
+    anchor = "size: 9.5, min_size: 7," if prop in {"size", "min_size"} else \
+        "stroke_width: 0.6,\n     radius: 2.0}"
+    assert anchor in text
+    edited = {"size": f"size: {value}, min_size: 7,", "min_size": f"size: 9.5, min_size: {value},",
+              "stroke_width": f"stroke_width: {value},\n     radius: 2.0}}",
+              "radius": f"stroke_width: 0.6,\n     radius: {value}}}"}[prop]
+    template.write_text(text.replace(anchor, edited, 1), encoding="utf-8")
+    result = run_limited("validate", str(rockpool), "--locale", "de", "--format", "json")
+    assert_clean_exit(result, 1)
+    found = [f for f in json.loads(result.stdout)["findings"]
+             if f["code"] in {"bad-template", "number-not-finite"}]
+    assert found and all(f["file"].endswith("tide.yaml") and f["line"] > 0 for f in found)
+
+
+def test_an_svg_of_infinite_size_is_refused_before_a_pdf_is_written(rockpool, tmp_path):
+    icon = rockpool / "icons" / "kelp.svg"
+    icon.write_text(icon.read_text(encoding="utf-8").replace('width="100"', 'width="1e999"', 1),
+                    encoding="utf-8")
+    result = run_pnp("build", str(rockpool), "--out", str(tmp_path / "out"), "-q")
+    assert_clean_exit(result, 1)  # was: internal error in ReportLab while writing the PDF
+    assert "'kelp.svg' is not a readable SVG: its size inf x 100 is out of range" in \
+        result.stdout + result.stderr
+
+
+def test_a_build_of_a_pack_holding_a_named_pipe_ends_with_its_finding(rockpool, tmp_path):
+    """The build's change check hashed every pack file with a blocking read: a named pipe
+    among the decks (a file the build does not even need) made it wait forever."""
+    os.mkfifo(rockpool / "decks" / "side.yaml")
+    result = run_limited("build", str(rockpool), "--out", str(tmp_path / "out"), "-q",
+                         timeout=120)
+    assert_clean_exit(result, 1)
+    assert "side.yaml: error[not-a-file]: this file is a named pipe" in result.stdout + \
+        result.stderr

@@ -24,7 +24,7 @@ from generator.layout.icons import icon_refusals
 from generator.layout.template import PLAIN_NAME, Element, Template, TemplateError, parse_template
 from generator.location import Location
 from generator.packfiles import PackFolder
-from generator.schemacheck import did_you_mean
+from generator.schemacheck import did_you_mean, shown_value
 from generator.yamlsource import YamlDocument
 
 from .cards import IMPLIED_FIELDS
@@ -172,9 +172,28 @@ def _condition_problems(expression: Expression, scope: TemplateScope) -> list[st
                                         scope.game_kinds, "this template draws")
 
 
+#: numeric properties the layout engine reads, with their range: a text size of 10^9 pt would
+#: make text fitting try two billion sizes, a word where a number goes stopped the layout
+NUMBER_PROPS = {"size": (1.0, 300.0, "pt"), "min_size": (1.0, 300.0, "pt"),
+                "stroke_width": (0.0, 20.0, "pt"), "radius": (0.0, 200.0, "mm")}
+
+
+def _number_problems(element: Element) -> list[tuple[str, str]]:
+    problems = []
+    for prop, (low, high, unit) in NUMBER_PROPS.items():
+        value = element.get(prop)
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int | float) \
+                or not low <= value <= high:
+            problems.append((prop, f"{prop} is {shown_value(value)}; it must be a number from "
+                             f"{low:g} to {high:g} ({unit})"))
+    return problems
+
+
 def _element_problems(element: Element, scope: TemplateScope) -> list[tuple[str, str]]:
     """(property, problem) pairs of one element."""
-    problems: list[tuple[str, str]] = []
+    problems: list[tuple[str, str]] = _number_problems(element)
     for prop, color in color_props(element):
         problem = _check_color(color, scope)
         if problem:
