@@ -469,8 +469,10 @@ class Outcome:
 
 def make_case(seed: int, number: int, sources: list[Source]) -> tuple[Case, random.Random]:
     rng = random.Random(seed * 1_000_003 + number)
-    source = rng.choice(sources)
-    kind = rng.choice(sorted(source.files))
+    # a kind of file first, then a pack that has one: each kind gets its share of the cases,
+    # though only the data game has tables, art and fonts
+    kind = rng.choice(sorted({k for source in sources for k in source.files}))
+    source = rng.choice([source for source in sources if kind in source.files])
     target = rng.choice(source.files[kind])
     roll = rng.random()
     if roll < 0.12:
