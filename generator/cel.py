@@ -371,14 +371,19 @@ def plain_evaluator(text: str) -> Callable[[Mapping[str, Any]], Any]:
 
     fast = compile_subset(text) if len(text) <= MAX_EXPRESSION_CHARS else None
     if fast is None:
-        compiled = compile_expression(text)
-        return lambda values: compiled.evaluate({k: to_cel(v) for k, v in values.items()})
+        compile_expression(text)  # CelProblem now, not at the first evaluation
+
+    def by_cel_python(values: Mapping[str, Any]) -> Any:
+        return compile_expression(text).evaluate({k: to_cel(v) for k, v in values.items()})
+
+    if fast is None:
+        return by_cel_python
 
     def evaluate(values: Mapping[str, Any]) -> Any:
         try:
             return fast(values)
         except Defer:
-            return compile_expression(text).evaluate({k: to_cel(v) for k, v in values.items()})
+            return by_cel_python(values)
 
     return evaluate
 

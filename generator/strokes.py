@@ -46,8 +46,9 @@ def _thin_strokes(node: Group, points_per_unit: float) -> Iterator[tuple[object,
 
 
 def print_safe_drawing(drawing: Group, points_per_unit: float) -> Group:
-    """A copy of an SVG drawing whose strokes are all at least :data:`MIN_STROKE_PT` when one of
-    its units is drawn ``points_per_unit`` points long."""
+    """An SVG drawing whose strokes are all at least :data:`MIN_STROKE_PT` when one of its units
+    is drawn ``points_per_unit`` points long: the drawing itself when none is thinner, else a
+    copy with the thin ones raised (the cached drawing is shared, never changed)."""
     scale = points_per_unit * _scale(getattr(drawing, "transform", None))
     if next(_thin_strokes(drawing, scale), None) is None:
         return drawing  # most art: nothing to raise, nothing to copy
