@@ -21,6 +21,13 @@ from xml.parsers import expat
 from generator.limits import MAX_SVG_DEPTH, MAX_SVG_USE_COPIES
 
 _XLINK_HREF = "http://www.w3.org/1999/xlink href"
+MAX_SVG_NUMBER = 1e12  # user units; real drawings stay below 1e6
+#: candidates only (an exponent, or ten digits in a row), so common numbers cost one scan
+_LARGE_NUMBER = re.compile(r"(?<![\d.])(?:\d*\.)?\d+(?:[eE][+]?\d+|\d{9,}(?:\.\d*)?)"
+                           r"(?![\d.])")
+#: what holds digits but no number: "#3e5767" (a colour), "url(#g1e5)" (a reference)
+_NOT_NUMBERS = re.compile(r"#[\w.-]*")
+_NAME_ATTRIBUTES = frozenset({"id", "class", "href"})
 PX_TO_PT = 0.75  # svglib: one SVG user unit (CSS px) is 0.75 pt
 _MIN_PT, _MAX_PT = 0.0075, 750_000.0  # 0.01 to a million user units: a speck to 260 metres
 _EM_PX = 16.0  # svglib's default font size, 12 pt, in user units
@@ -102,6 +109,19 @@ class _Uses:
         return memo[""]
 
 
+def _check_numbers(value: str) -> None:
+    """Refuse a coordinate no PDF can hold: ReportLab stops writing numbers past 1e20 (and an
+    infinite one), which only drawing the file found, after validation had passed it."""
+    for match in _LARGE_NUMBER.finditer(value):
+        try:
+            number = float(match.group())
+        except ValueError:
+            continue
+        if not abs(number) <= MAX_SVG_NUMBER:
+            raise SvgSizeError(f"the number {match.group()[:40]} in it is too large to draw "
+                               f"(the limit is {MAX_SVG_NUMBER:g})")
+
+
 def _root_attributes(data: bytes) -> tuple[str, dict[str, str]]:
     """Parse the whole document (well-formedness) and return the root's name and attributes;
     refuse what svglib would draw only in part or forever (nesting deeper than libxml2 reads,
@@ -116,6 +136,9 @@ def _root_attributes(data: bytes) -> tuple[str, dict[str, str]]:
             root.append((name, attributes))
         if len(owners) > MAX_SVG_DEPTH:
             raise SvgSizeError(f"it nests elements more than {MAX_SVG_DEPTH} levels deep")
+        for key, value in attributes.items():
+            if key.rpartition(" ")[2] not in _NAME_ATTRIBUTES:
+                _check_numbers(_NOT_NUMBERS.sub(" ", value))
         owner = owners[-1]
         if name.rpartition(" ")[2] == "use":
             href = attributes.get(_XLINK_HREF) or attributes.get("href") or ""

@@ -983,3 +983,23 @@ def test_a_build_of_a_pack_holding_a_named_pipe_ends_with_its_finding(rockpool, 
     assert_clean_exit(result, 1)
     assert "side.yaml: error[not-a-file]: this file is a named pipe" in result.stdout + \
         result.stderr
+
+
+@pytest.mark.parametrize("number", ["1e999", "1e21", "12345678901234"])
+def test_validate_refuses_an_svg_number_build_could_not_write(rockpool, tmp_path, number):
+    """Validation passed an icon whose path goes to 1e21; build then stopped (exit 2) when
+    ReportLab could not write the number. Validate now says so first, at the template."""
+    icon = rockpool / "icons" / "rocks.svg"
+    icon.write_text(icon.read_text(encoding="utf-8").replace("M4 92", f"M4 {number}", 1),
+                    encoding="utf-8")
+    result = run_pnp("validate", str(rockpool))
+    assert_clean_exit(result, 1)
+    assert f"'rocks.svg' is not a readable SVG: the number {number} in it is too large" in \
+        result.stdout
+
+
+def test_colours_and_ids_that_look_like_large_numbers_are_not_numbers(rockpool):
+    icon = rockpool / "icons" / "rocks.svg"
+    icon.write_text(icon.read_text(encoding="utf-8").replace(
+        "<path ", '<path id="g1e99" style="stroke:#3e5767" ', 1), encoding="utf-8")
+    assert [f.as_text() for f in validate(rockpool).findings] == []
