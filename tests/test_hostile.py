@@ -659,10 +659,23 @@ def test_an_svg_icon_with_an_infinite_coordinate_stops_the_build_by_name(rockpoo
     icon.write_text(icon.read_text(encoding="utf-8").replace("M4 92", "M4 1e999", 1),
                     encoding="utf-8")
     result = run_pnp("build", str(rockpool), "--out", str(tmp_path / "out"), "-q")
-    assert_clean_exit(result, 2)  # was: internal error while the sheet was written
-    assert "rockpool/icons/rocks.svg: this SVG cannot be drawn (a number in it is infinite" \
-        in result.stderr
+    # was: internal error while the sheet was written; then exit 2 when it was drawn; now
+    # validation finds it, where the template places the icon
+    assert_clean_exit(result, 1)
+    assert "'rocks.svg' is not a readable SVG: the number 1e999 in it is too large" in \
+        result.stderr
     assert not [p for p in (tmp_path / "out").rglob("*") if p.is_file()]  # nothing half-written
+
+
+def test_art_that_only_drawing_finds_wrong_stops_naming_the_file():
+    """What validation cannot see in an SVG still stops the output with the file's name."""
+    from generator.errors import UsageError
+    from generator.render import drawing_art
+
+    with pytest.raises(UsageError, match=r"icons/rocks\.svg: this SVG cannot be drawn \(a "
+                       r"number in it is infinite or not a number\)"), \
+            drawing_art(str(ROOT / "cards" / "rockpool" / "icons" / "rocks.svg")):
+        raise ValueError("_fp_one failed in _fp_str")
 
 
 @pytest.mark.parametrize(("tail", "code", "line", "column"), [
@@ -970,7 +983,7 @@ def test_an_svg_of_infinite_size_is_refused_before_a_pdf_is_written(rockpool, tm
                     encoding="utf-8")
     result = run_pnp("build", str(rockpool), "--out", str(tmp_path / "out"), "-q")
     assert_clean_exit(result, 1)  # was: internal error in ReportLab while writing the PDF
-    assert "'kelp.svg' is not a readable SVG: its size inf x 100 is out of range" in \
+    assert "'kelp.svg' is not a readable SVG: the number 1e999 in it is too large" in \
         result.stdout + result.stderr
 
 
