@@ -14,12 +14,12 @@ about 300 dpi; the back, 69.5 x 94.9 mm with its bleed, needs 830 x 1130 px.
 
 from __future__ import annotations
 
-import itertools
 import math
 import random
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFilter
+from ridgeline import ridge  # tools/ridgeline.py (scripts run as tools/<name>.py)
 
 FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures"
 ART = FIXTURES / "emberfall" / "art"
@@ -41,20 +41,6 @@ SCENES = {
     "shade-walker.jpg": ("JPEG", 6, (15, 10, 30), (90, 60, 130), (30, 20, 40), (8, 5, 15),
                          (200, 160, 255)),
 }
-
-
-def ridge(rng: random.Random, width: int, base: float, rough: float) -> list[tuple[float, float]]:
-    """A mountain line by midpoint displacement, from the left edge to the right one."""
-    points = [base, base]
-    spread = rough
-    while len(points) < 65:
-        refined: list[float] = []
-        for left, right in itertools.pairwise(points):
-            refined += [left, (left + right) / 2 + rng.uniform(-spread, spread)]
-        points = [*refined, points[-1]]
-        spread *= 0.55
-    step = width / (len(points) - 1)
-    return [(i * step, y) for i, y in enumerate(points)]
 
 
 def mix(a: tuple[int, ...], b: tuple[int, ...], t: float) -> tuple[int, ...]:

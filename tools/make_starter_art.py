@@ -11,29 +11,15 @@ at about 330 dpi, above the 300 dpi pnp asks of raster art.
 
 from __future__ import annotations
 
-import itertools
 import random
 from pathlib import Path
 
 from PIL import Image, ImageDraw
+from ridgeline import ridge  # tools/ridgeline.py (scripts run as tools/<name>.py)
 
 SIZE = (900, 470)
 SCALE = 2  # drawn at twice the size, then reduced: smooth edges
 TARGET = Path(__file__).resolve().parents[1] / "generator" / "starter" / "game" / "art" / "hero.png"
-
-
-def ridge(rng: random.Random, width: int, base: float, rough: float) -> list[tuple[float, float]]:
-    """A hill line by midpoint displacement: points from the left edge to the right one."""
-    points = [base, base]
-    spread = rough
-    while len(points) < 65:
-        refined = []
-        for left, right in itertools.pairwise(points):
-            refined += [left, (left + right) / 2 + rng.uniform(-spread, spread)]
-        points = [*refined, points[-1]]
-        spread *= 0.55
-    step = width / (len(points) - 1)
-    return [(i * step, y) for i, y in enumerate(points)]
 
 
 def landscape() -> Image.Image:
