@@ -79,14 +79,17 @@ def lay_out_cards(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm:
     icons = game.icon_painters()
     art_root = game.art_folder()
     result = CardFaces()
+    memo: dict[object, object] = {}  # what the faces of this run share (see FaceContext.memo)
+    templates: dict[str, object] = {}
     for card in card_set.cards:
         values: dict[str, object] | None = None
         pack = card_set.pack_of(card)
         manifest = pack.manifest
         for side, choose, table in (("front", game.faces.front_template, result.fronts),
                                     ("back", game.faces.back_template, result.backs)):
+            name = choose(card)
             try:
-                template = game.template(choose(card))
+                template = templates.get(name) or templates.setdefault(name, game.template(name))
             except TemplateError:
                 if game.data is None:
                     raise
@@ -102,7 +105,7 @@ def lay_out_cards(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm:
             ctx = FaceContext(palette=palette, manifest=manifest, locale=localizer.locale,
                               label=localizer.label, widgets=widgets,
                               icons=icons, bleed_mm=bleed_mm, art_root=art_root,
-                              art_checked=game.data is not None)
+                              art_checked=game.data is not None, memo=memo)
             if game.data is not None:
                 game.data.prepare(ctx, card, pack.root)
             try:

@@ -90,5 +90,18 @@ def missing_glyphs(text: str, style: str) -> list[str]:
     return sorted({ch for ch in text if ord(ch) not in charmap and not ch.isspace()})
 
 
+#: widths already measured: card texts repeat the same words (class names, "Hits", numbers)
+#: on thousands of cards, and a lookup costs a tenth of a measurement; bounded, then afresh
+_WIDTHS: dict[tuple[str, str, float], float] = {}
+_WIDTHS_LIMIT = 200_000
+
+
 def string_width_mm(text: str, style: str, size_pt: float) -> float:
-    return pdfmetrics.stringWidth(text, font_name(style), size_pt) * 25.4 / 72.0
+    key = (text, style, size_pt)
+    width = _WIDTHS.get(key)
+    if width is None:
+        if len(_WIDTHS) >= _WIDTHS_LIMIT:
+            _WIDTHS.clear()
+        width = _WIDTHS[key] = \
+            pdfmetrics.stringWidth(text, font_name(style), size_pt) * 25.4 / 72.0
+    return width

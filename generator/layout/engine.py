@@ -65,6 +65,10 @@ class FaceContext:
     #: colours read from card fields were checked by validation, on the card (a data game):
     #: an unknown one paints nothing here rather than being reported a second time
     checked_colors: bool = False
+    #: what one run of faces (one locale, palette and bleed) has already laid out: a text
+    #: element's ops by its content and colour, an element's settings read once. The same label,
+    #: class or cost on thousands of cards is then fitted and positioned once (None: no memo)
+    memo: dict[object, object] | None = None
 
     def fit(self, text: str, width_mm: float, height_mm: float, style: str, size_pt: float,
             min_size_pt: float, what: str) -> FittedText:
@@ -115,7 +119,8 @@ def substitute(text: str, values: Mapping[str, object]) -> str:
 
 
 def condition_holds(expression: str, values: Mapping[str, object],
-                    condition: Callable[[str], bool] | None = None) -> bool:
+                    condition: Callable[[str], bool] | None = None,
+                    memo: dict[object, object] | None = None) -> bool:
     """A bare name reads a face value; anything else is CEL over the card (``condition``, for
     a data game) or over the face values (``self`` and bare names). Over face values (a
     built-in game's own templates) a condition that fails to evaluate is a template error, not
@@ -126,14 +131,8 @@ def condition_holds(expression: str, values: Mapping[str, object],
         return condition(expression)
     from generator.cel import CelProblem, describe_error, is_error, plain_evaluator
 
-    # a value the card does not have (None) is absent, as a data card's missing field is:
-    # ``has(self.damage)`` asks for it, and reading it anyway makes the condition false
-    present = {name: value for name, value in values.items() if value is not None}
-    activation: dict[str, object] = {name: value for name, value in present.items()
-                                     if PLAIN_NAME.fullmatch(name)}
-    activation["self"] = present
     try:
-        value = plain_evaluator(expression)(activation)
+        value = plain_evaluator(expression)(_activation(values, memo))
     except CelProblem as problem:
         raise TemplateError(f"when/unless: {problem.message}") from None
     if is_error(value) or not isinstance(value, bool):
@@ -142,13 +141,34 @@ def condition_holds(expression: str, values: Mapping[str, object],
     return value
 
 
+def _activation(values: Mapping[str, object],
+                memo: dict[object, object] | None) -> dict[str, object]:
+    """CEL's view of the face values, built once per face (the run's memo holds the last one,
+    with the very values object it was made from)."""
+    last = memo.get(_activation) if memo is not None else None
+    if isinstance(last, tuple) and last[0] is values:
+        return last[1]
+    # a value the card does not have (None) is absent, as a data card's missing field is:
+    # ``has(self.damage)`` asks for it, and reading it anyway makes the condition false
+    present = {name: value for name, value in values.items() if value is not None}
+    activation: dict[str, object] = {name: value for name, value in present.items()
+                                     if PLAIN_NAME.fullmatch(name)}
+    activation["self"] = present
+    remember(memo, _activation, (values, activation))
+    return activation
+
+
 def visible(element: Element, values: Mapping[str, object],
-            condition: Callable[[str], bool] | None = None) -> bool:
-    when = element.get("when")
-    unless = element.get("unless")
-    if when is not None and not condition_holds(str(when), values, condition):
+            condition: Callable[[str], bool] | None = None,
+            memo: dict[object, object] | None = None) -> bool:
+    props = element.props
+    when = props.get("when")
+    unless = props.get("unless")
+    if when is None and unless is None:
+        return True
+    if when is not None and not condition_holds(str(when), values, condition, memo):
         return False
-    return not (unless is not None and condition_holds(str(unless), values, condition))
+    return not (unless is not None and condition_holds(str(unless), values, condition, memo))
 
 
 def text_ops(fitted: FittedText, box: Box, align: str, valign: str, font: str, color: str,
@@ -187,37 +207,102 @@ def text_ops(fitted: FittedText, box: Box, align: str, valign: str, font: str, c
     return ops, unknown
 
 
+#: entries a run's memo holds before it starts afresh (a 50,000-card run keeps bounded memory)
+MEMO_LIMIT = 50_000
+
+
+def remember(memo: dict[object, object] | None, key: object, value: object) -> None:
+    """Keep ``value`` in a run's memo (if there is one), within :data:`MEMO_LIMIT`."""
+    if memo is None:
+        return
+    if len(memo) >= MEMO_LIMIT:
+        memo.clear()
+    memo[key] = value
+
+
+@dataclass(frozen=True, slots=True)
+class _TextSpec:
+    """A text element's settings, read from its properties once per run of faces."""
+
+    label: str | None
+    raw: str
+    upper: bool
+    font: str
+    size: float
+    min_size: float
+    angle: int
+    box: Box
+    hyphenate: bool
+    field_name: str
+    align: str
+    valign: str
+    color: object
+
+
+def _text_spec(element: Element) -> _TextSpec:
+    props = element.props
+    raw = str(props.get("text", ""))
+    single = _VALUE.fullmatch(raw)
+    angle = text_angle(props.get("rotate", 0))
+    _, _, w, h = element.box
+    size = float(props.get("size", 8))  # type: ignore[arg-type]
+    return _TextSpec(
+        label=str(props["label"]) if "label" in props else None,
+        raw=raw, upper=bool(props.get("upper")), font=str(props.get("font", "regular")),
+        size=size, min_size=float(props.get("min_size", size)),  # type: ignore[arg-type]
+        angle=angle, box=(0.0, 0.0, h, w) if angle else element.box,  # turned: along the height
+        hyphenate=bool(props.get("hyphenate", True)),
+        field_name=str(props.get("field") or (single.group(1) if single else
+                                              props.get("label", "text"))),
+        align=str(props.get("align", "left")), valign=str(props.get("valign", "top")),
+        color=props.get("color", "ink"))
+
+
 def _text_element(element: Element, values: Mapping[str, object], ctx: FaceContext,
                   layout: FaceLayout) -> None:
-    if "label" in element.props:
-        content = ctx.label(str(element.get("label")))
+    memo = ctx.memo
+    spec = memo.get(id(element)) if memo is not None else None
+    if spec is None:
+        spec = _text_spec(element)
+        remember(memo, id(element), spec)
+    assert isinstance(spec, _TextSpec)
+    if spec.label is not None:
+        content = ctx.label(spec.label)
     else:
-        content = substitute(str(element.get("text", "")), values)
-    if element.get("upper"):
+        content = substitute(spec.raw, values) if "{" in spec.raw else spec.raw
+    if spec.upper:
         content = content.upper()
     if not content.strip():
         return
-    font = str(element.get("font", "regular"))
-    size = float(element.get("size", 8))
-    angle = text_angle(element.get("rotate", 0))
-    _, _, w, h = element.box
-    box = (0.0, 0.0, h, w) if angle else element.box  # a turned text runs along the height
-    fitted = fit_text(content, box[2], box[3], font, size, float(element.get("min_size", size)),
-                      ctx.locale if element.get("hyphenate", True) else None)
-    raw = str(element.get("text", ""))
-    single = _VALUE.fullmatch(raw)
-    field_name = str(element.get("field") or (single.group(1) if single else
-                                               element.get("label", "text")))
+    color = ctx.color(spec.color, values) or "#000000"
+    key = (id(element), content, color)
+    done = memo.get(key) if memo is not None else None
+    if done is None:
+        done = _text_result(spec, element.box, content, color, ctx)
+        remember(memo, key, done)
+    ops, problems = done  # type: ignore[misc]
+    layout.ops.extend(ops)
+    layout.problems.extend(problems)
+
+
+def _text_result(spec: _TextSpec, element_box: Box, content: str, color: str,
+                 ctx: FaceContext) -> tuple[tuple[Op, ...], tuple[TextProblem, ...]]:
+    """A text's ops and problems: a pure function of the element, its content and colour (and
+    the run's locale and icons), which is what lets a run of faces remember it."""
+    fitted = fit_text(content, spec.box[2], spec.box[3], spec.font, spec.size, spec.min_size,
+                      ctx.locale if spec.hyphenate else None)
+    problems: list[TextProblem] = []
     if not fitted.fits:
-        layout.problems.append(TextProblem(field_name, fitted.overflow_mm, fitted.size_pt,
-                                           box=element.box))
-    color = ctx.color(element.get("color", "ink"), values) or "#000000"
-    ops, unknown = text_ops(fitted, box, str(element.get("align", "left")),
-                            str(element.get("valign", "top")), font, color, ctx.icons)
-    layout.ops.extend([turned(op, element.box, angle) for op in ops] if angle else ops)
+        problems.append(TextProblem(spec.field_name, fitted.overflow_mm, fitted.size_pt,
+                                    box=element_box))
+    ops, unknown = text_ops(fitted, spec.box, spec.align, spec.valign, spec.font, color,
+                            ctx.icons)
+    if spec.angle:
+        ops = [turned(op, element_box, spec.angle) for op in ops]
     for name in unknown:
-        layout.problems.append(TextProblem(field_name, 0.0, fitted.size_pt, "unknown-icon", name,
-                                           box=element.box))
+        problems.append(TextProblem(spec.field_name, 0.0, fitted.size_pt, "unknown-icon", name,
+                                    box=element_box))
+    return tuple(ops), tuple(problems)
 
 
 ROTATIONS = (0, 90, -90)
@@ -269,11 +354,18 @@ def _bleed_box(box: Box, bleed: object, amount: float) -> Box:
 
 def _rect_element(element: Element, values: Mapping[str, object], ctx: FaceContext,
                   layout: FaceLayout) -> None:
-    x, y, w, h = _bleed_box(element.box, element.get("bleed"), ctx.bleed_mm)
-    layout.ops.append(Rect(x, y, w, h, fill=ctx.color(element.get("fill"), values),
-                           stroke=ctx.color(element.get("stroke"), values),
-                           width_pt=float(element.get("stroke_width", 0.5)),
-                           radius=float(element.get("radius", 0.0))))
+    props = element.props
+    fill = ctx.color(props.get("fill"), values)
+    stroke = ctx.color(props.get("stroke"), values)
+    key = (id(element), fill, stroke)
+    rect = ctx.memo.get(key) if ctx.memo is not None else None
+    if rect is None:
+        x, y, w, h = _bleed_box(element.box, props.get("bleed"), ctx.bleed_mm)
+        rect = Rect(x, y, w, h, fill=fill, stroke=stroke,
+                    width_pt=float(props.get("stroke_width", 0.5)),  # type: ignore[arg-type]
+                    radius=float(props.get("radius", 0.0)))  # type: ignore[arg-type]
+        remember(ctx.memo, key, rect)
+    layout.ops.append(rect)  # type: ignore[arg-type]
 
 
 def art_roots(src: str, game_root: Path, card_root: Path | None) -> tuple[Path, ...]:
@@ -287,26 +379,39 @@ def art_roots(src: str, game_root: Path, card_root: Path | None) -> tuple[Path, 
 def _image_element(element: Element, values: Mapping[str, object], ctx: FaceContext,
                    layout: FaceLayout) -> None:
     """Art that is missing or refused is not drawn: validation reports it on its card field."""
-    from generator import art
-
     if ctx.art_root is None:
         raise TemplateError("image elements need a game defined in a pack folder")
     raw = str(element.get("src", ""))
     src = substitute(raw, values)
-    try:
-        info = art.art_info(art.resolve_first(art_roots(raw, ctx.art_root, ctx.card_root), src))
-    except (art.ArtProblem, OSError) as exc:
-        if ctx.art_checked:
+    key = (id(element), src, ctx.card_root, ctx.art_root)
+    placed = ctx.memo.get(key) if ctx.memo is not None else None
+    if placed is None:
+        placed = _place_image(element, raw, src, ctx)
+        if placed is None:
             return
-        raise TemplateError(f"image '{src}': {getattr(exc, 'message', exc)}") from None
-    clip = _bleed_box(element.box, element.get("bleed"), ctx.bleed_mm)
-    x, y, w, h = art.placement(info, clip, str(element.get("fit", "cover")))
+        remember(ctx.memo, key, placed)
+    info, clip, (x, y, w, h) = placed  # type: ignore[misc]
     tint = ctx.color(element.get("color"), values) if info.tintable else None
     colors = element.get("colors") or {}
     recolor = tuple(sorted((str(source).lower(), ctx.color(target, values) or "#000000")
                            for source, target in dict(colors).items()))
     layout.ops.append(Image(x, y, w, h, str(info.path), info.vector, clip, tint,
                             recolor=recolor if info.vector else ()))
+
+
+def _place_image(element: Element, raw: str, src: str, ctx: FaceContext) -> tuple | None:
+    """An image's file, clip and place (None: art validation reports it, nothing is drawn)."""
+    from generator import art
+
+    assert ctx.art_root is not None
+    try:
+        info = art.art_info(art.resolve_first(art_roots(raw, ctx.art_root, ctx.card_root), src))
+    except (art.ArtProblem, OSError) as exc:
+        if ctx.art_checked:
+            return None
+        raise TemplateError(f"image '{src}': {getattr(exc, 'message', exc)}") from None
+    clip = _bleed_box(element.box, element.get("bleed"), ctx.bleed_mm)
+    return info, clip, art.placement(info, clip, str(element.get("fit", "cover")))
 
 
 def art_image(ctx: FaceContext, src: str, x: float, y: float, width: float,
@@ -327,7 +432,7 @@ def art_image(ctx: FaceContext, src: str, x: float, y: float, width: float,
 
 def _element_ops(element: Element, values: Mapping[str, object], ctx: FaceContext,
                  layout: FaceLayout, template: Template) -> None:
-    if not visible(element, values, ctx.condition):
+    if not visible(element, values, ctx.condition, ctx.memo):
         return
     if element.type == "image":
         _image_element(element, values, ctx, layout)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from generator.layout.engine import remember
 from generator.layout.icons import icon_mark
 from generator.layout.ops import Circle, Op, Text
 
@@ -28,11 +29,22 @@ def lettered_mark(x: float, y: float, size: float, label: str, color: str) -> li
 def set_mark_widget(values: Mapping[str, object], box: tuple[float, float, float, float],
                     options: Mapping[str, object], ctx) -> list[Op]:
     """Template widget ``set_mark``: the mark of the card's own set, in the box's corner."""
-    x, y, w, h = box
-    size = min(w, h)
     color = ctx.color(options.get("color", "ink"), values) or "#000000"
     mark = str(values.get("set_mark", ctx.manifest.set_mark))
     label = str(values.get("set_mark_label", ctx.manifest.set_mark_label))
+    key = ("set_mark", box, mark, label, color, ctx.art_root, options.get("lettered_min"))
+    memo = getattr(ctx, "memo", None)
+    if memo is not None and key in memo:
+        return list(memo[key])  # the same mark on every card of a set, placed once
+    ops = _set_mark_ops(box, options, ctx, mark, label, color)
+    remember(memo, key, tuple(ops))
+    return ops
+
+
+def _set_mark_ops(box: tuple[float, float, float, float], options: Mapping[str, object], ctx,
+                  mark: str, label: str, color: str) -> list[Op]:
+    x, y, w, h = box
+    size = min(w, h)
     square = (x + w - size, y, size, size)
     drawn = icon_mark(ctx.art_root, mark, square, color)
     if drawn is not None:
