@@ -6,10 +6,11 @@ faces are keyed by template and card, so the renderer can place one PDF form per
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from generator.findings import Finding, error, warning
+from generator.forked import in_two_processes, worker_count
 from generator.games.base import Game
 from generator.layout.engine import FaceContext, FaceLayout, layout_face
 from generator.layout.symbols import set_mark_widget
@@ -69,10 +70,13 @@ def _report(layout: FaceLayout, card: Card, localizer: Localizer, side: str,
 def lay_out_cards(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm: float,
                   ink_saver: bool = False,
                   on_card: Callable[[], None] | None = None,
-                  allow_overflow: bool = False) -> CardFaces:
-    """Lay out the front and back of every card of ``card_set`` in ``localizer``'s locale;
-    ``on_card`` is called after each card (a progress bar counts them). A text that does not
-    fit is an error finding, a warning with ``allow_overflow``."""
+                  allow_overflow: bool = False, cards: Sequence[Card] | None = None,
+                  count_repeats: bool = True) -> CardFaces:
+    """Lay out the front and back of every card of ``card_set`` (or of ``cards``, a part of it)
+    in ``localizer``'s locale; ``on_card`` is called after each card (a progress bar counts
+    them). A text that does not fit is an error finding, a warning with ``allow_overflow``.
+    Findings repeated on several faces are counted in the first one's message unless
+    ``count_repeats`` is False (a part whose counts are added to another's)."""
     assert game.faces is not None
     palette = game.palette("ink_saver" if ink_saver else "normal")
     widgets = {"set_mark": set_mark_widget, **game.faces.widgets}
@@ -81,7 +85,7 @@ def lay_out_cards(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm:
     result = CardFaces()
     memo: dict[object, object] = {}  # what the faces of this run share (see FaceContext.memo)
     templates: dict[str, object] = {}
-    for card in card_set.cards:
+    for card in card_set.cards if cards is None else cards:
         values: dict[str, object] | None = None
         pack = card_set.pack_of(card)
         manifest = pack.manifest
@@ -122,10 +126,61 @@ def lay_out_cards(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm:
                     game.data is not None)
         if on_card is not None:
             on_card()
+    if count_repeats:
+        _count_repeats(result)
+    return result
+
+
+def _count_repeats(result: CardFaces) -> None:
+    """Say in a repeated finding's message on how many more faces it recurs."""
     for index, repeats in result.reported.values():
         if repeats:
             first = result.findings[index]
             result.findings[index] = replace(
                 first, message=f"{first.message} (the same on {repeats} more card face"
                                f"{'s' if repeats > 1 else ''})")
-    return result
+
+
+#: cards from which validation lays out its two halves in two processes (below, forking costs
+#: more than it saves)
+SPLIT_CARDS = 1_000
+
+
+def layout_findings(card_set: CardSet, game: Game, localizer: Localizer) -> list[Finding]:
+    """The findings of laying out every face (what ``build`` would stop on: texts that do not
+    fit, unknown icons, templates that cannot be drawn), without keeping the faces. A large set
+    is laid out in two halves, the second in a forked process: only its findings come back."""
+    cards = card_set.cards
+    half = len(cards) // 2
+    if len(cards) < SPLIT_CARDS or worker_count(2) < 2:
+        return lay_out_cards(card_set, game, localizer, bleed_mm=0.0).findings
+
+    def part(chosen: Sequence[Card]) -> CardFaces:
+        faces = lay_out_cards(card_set, game, localizer, bleed_mm=0.0, cards=chosen,
+                              count_repeats=False)
+        faces.layouts.clear()  # nothing but the findings travels back
+        return faces
+
+    first, second = in_two_processes(lambda: part(cards[:half]), lambda: part(cards[half:]))
+    _append_part(first, second)
+    _count_repeats(first)
+    return first.findings
+
+
+def _append_part(first: CardFaces, second: CardFaces) -> None:
+    """``second``'s findings after ``first``'s, as if one run had laid out both parts: a
+    finding ``first`` already reported is one more repeat of it."""
+    again = {index: once for once, (index, _) in second.reported.items()
+             if once in first.reported}
+    moved = {index: once for once, (index, _) in second.reported.items()
+             if once not in first.reported}
+    for once, (_, repeats) in second.reported.items():
+        if once in first.reported:
+            first.reported[once][1] += repeats + 1
+    for index, finding in enumerate(second.findings):
+        if index in again:
+            continue
+        if index in moved:
+            first.reported[moved[index]] = [len(first.findings),
+                                            second.reported[moved[index]][1]]
+        first.findings.append(finding)

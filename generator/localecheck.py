@@ -14,7 +14,7 @@ from functools import cache
 from pathlib import Path
 
 from generator import schemacheck
-from generator.cardfaces import lay_out_cards
+from generator.cardfaces import layout_findings
 from generator.findings import Finding, error, warning
 from generator.fonts import missing_glyphs
 from generator.games.base import Game
@@ -279,7 +279,6 @@ def check_locale(card_set: CardSet, game: Game, locale: str, strict: bool = Fals
                 findings += _glyph_findings(translated, where, None, locale,
                                             f"label '{text}'", styles)
     if layout and game.faces is not None:
-        faces = lay_out_cards(card_set, game, localizer, bleed_mm=0.0)
-        findings += faces.findings
+        findings += layout_findings(card_set, game, localizer)
     return findings
 

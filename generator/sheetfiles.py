@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.errors import UsageError
+from generator.forked import worker_count
 from generator.impose import Page
 from generator.layout.engine import FaceLayout
 from generator.layout.ops import Image
@@ -77,14 +78,6 @@ def _draw_atomically(job: SheetJob, first: int, stop: int, path: Path, title: st
     drawn = draw_pages(job, first, stop, scratch, title)
     scratch.replace(path)
     return drawn
-
-
-def worker_count(chunks: int) -> int:
-    """Processes to draw ``chunks`` chunks: one per usable core, at most one per chunk.
-    ``PNP_JOBS`` overrides it (1 draws everything in this process)."""
-    wanted = os.environ.get("PNP_JOBS", "")
-    cores = int(wanted) if wanted.isdigit() and int(wanted) > 0 else len(os.sched_getaffinity(0))
-    return max(1, min(cores, chunks))
 
 
 def _draw_chunks(job: SheetJob, tasks: list[tuple[int, int, Path]], title: str,

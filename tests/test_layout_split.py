@@ -1,0 +1,91 @@
+"""Validation lays out a large set in two processes; its findings must be those of one run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from generator import cardfaces, forked
+from generator.localecheck import localizer_for
+from generator.validate import validate
+from tests.conftest import CWNB
+
+TOO_LONG = "Admiral of the Fleet Sergey Georgiyevich Gorshkov the Indomitable Reformer"
+ALSO_TOO_LONG = ("Almirante Guillermo Brown, Padre de la Armada Argentina y de la Flota del Sur, "
+                 "Vencedor de Martín García y de Juncal")
+EXPANSION = """\
+pack: split-test
+game: cwnb
+name: Split test
+version: "1.0"
+source_locale: en
+locales: [en]
+set_mark: split
+set_mark_label: S
+card_size: poker
+extends: cwnb
+"""
+
+
+def _expansion(root: Path, ships: int, names: dict[int, str]) -> Path:
+    """``ships`` legal ships made from the base game's profiles; ``names`` overrides some."""
+    profiles = yaml.safe_load((CWNB / "ships.yaml").read_text(encoding="utf-8"))["cards"]
+    pack = root / "split"
+    pack.mkdir()
+    (pack / "game.yaml").write_text(EXPANSION, encoding="utf-8")
+    cards = []
+    for n in range(ships):
+        card = dict(profiles[n % len(profiles)])
+        card.update(id=f"split-{n}", name=names.get(n, f"{card['name']} {n}"), count=1)
+        cards.append(card)
+    (pack / "ships.yaml").write_text(yaml.safe_dump({"cards": cards}, sort_keys=False),
+                                     encoding="utf-8")
+    return pack
+
+
+def test_two_halves_find_what_one_run_finds(tmp_path: Path, monkeypatch) -> None:
+    # the same overflow on a card of each half (one finding counting the other), and one
+    # only in the second half (it must come back from the forked process)
+    pack = _expansion(tmp_path, 1200, {3: TOO_LONG, 700: TOO_LONG, 900: TOO_LONG,
+                                       1100: ALSO_TOO_LONG})
+    result = validate(CWNB, (pack,))
+    assert result.card_set is not None and result.game is not None
+    assert len(result.card_set.cards) > cardfaces.SPLIT_CARDS
+    localizer = localizer_for(result.card_set, result.game.name, "en")
+    splits = []
+
+    def counted(here, there):
+        splits.append(1)
+        return forked.in_two_processes(here, there)
+
+    monkeypatch.setattr(cardfaces, "in_two_processes", counted)
+    monkeypatch.setenv("PNP_JOBS", "2")
+    halves = cardfaces.layout_findings(result.card_set, result.game, localizer)
+    whole = cardfaces.lay_out_cards(result.card_set, result.game, localizer, 0.0).findings
+    assert splits == [1], "a set this large is laid out in two processes"
+    assert halves == whole
+    overflows = [f for f in halves if f.code == "text-overflow"]
+    lines = (pack / "ships.yaml").read_text(encoding="utf-8").splitlines()
+    assert [(f.card, f.message.split()[0], lines[f.location.line - 1].split(":")[0].strip())
+            for f in overflows] == [("split-3", "front", "name"), ("split-1100", "front", "name"),
+                                    ("split-1100", "back", "name")]
+    assert overflows[0].message.endswith("(the same on 2 more card faces)")
+    assert not any("more card face" in f.message for f in overflows[1:])
+
+    monkeypatch.setenv("PNP_JOBS", "1")  # one core asked for: one process
+    assert cardfaces.layout_findings(result.card_set, result.game, localizer) == whole
+    assert splits == [1]
+
+
+def test_the_forked_half_returns_large_results_and_raises_its_errors() -> None:
+    big = "x" * 3_000_000  # far more than a pipe holds
+    mine, theirs = forked.in_two_processes(lambda: 1, lambda: big)
+    assert (mine, theirs) == (1, big)
+
+    def fails() -> str:
+        raise ValueError("no such ship")
+
+    with pytest.raises(ValueError, match="no such ship"):
+        forked.in_two_processes(lambda: 1, fails)
