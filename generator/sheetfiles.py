@@ -24,8 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.errors import UsageError
-from generator.forked import worker_count
+from generator.forked import in_two_processes, worker_count
 from generator.impose import Page
 from generator.layout.engine import FaceLayout
 from generator.layout.ops import Image
@@ -124,41 +123,13 @@ def chunk_key(job: SheetJob, first: int, stop: int, title: str) -> str:
 def _side_by_side(in_worker: Callable[[], None], here: Callable[[], None],
                   wanted: bool) -> None:
     """Run ``in_worker`` in a forked process while this one runs ``here`` (one after the other
-    without fork, or when not ``wanted``). A failed worker is raised here: its files would be
-    missing."""
-    if not wanted or not hasattr(os, "fork"):
+    when not ``wanted``). The worker's error (art that cannot be drawn, say) is raised here:
+    its files would be missing."""
+    if not wanted:
         in_worker()
         here()
         return
-    reader, writer = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the worker: leave without the parent's cleanup, whatever happens
-        os.close(reader)
-        code = 1
-        try:
-            in_worker()
-            code = 0
-        except UsageError as exc:  # e.g. art that cannot be drawn: the parent says it
-            # at most 4 KiB: within the pipe's buffer, so the write never blocks
-            os.write(writer, str(exc).encode("utf-8", "replace")[:4096])
-        except BaseException:
-            if os.environ.get("PNP_DEBUG"):
-                import traceback
-
-                traceback.print_exc()
-        finally:
-            os._exit(code)
-    os.close(writer)
-    try:
-        here()
-    finally:
-        _, status = os.waitpid(pid, 0)
-        with os.fdopen(reader, "rb") as pipe:
-            message = pipe.read().decode("utf-8", "replace")
-    if message:
-        raise UsageError(message)
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise RuntimeError("the worker process drawing the sheets failed")
+    in_two_processes(here, in_worker)
 
 
 def _save(pdf, path: Path, title: str) -> None:
