@@ -306,6 +306,10 @@ def fit_text(text: str, width_mm: float, height_mm: float, style: str, size_pt: 
         return tried[size].fits
 
     sizes = _sizes(size_pt, smallest)
+    if "\n" not in text and "{" not in text and len(sizes) <= LINEAR_SIZES:
+        one_line = _on_one_line(text, width_mm, height_mm, style, sizes)
+        if one_line is not None:
+            return one_line
     first_fit = _first_fitting(sizes, fits)
     if first_fit is not None:
         return tried[sizes[first_fit]]
@@ -315,6 +319,39 @@ def fit_text(text: str, width_mm: float, height_mm: float, style: str, size_pt: 
         if hyphenated.fits or hyphenated.overflow_mm < result.overflow_mm:
             return hyphenated
     return result
+
+
+def _on_one_line(text: str, width_mm: float, height_mm: float, style: str,
+                 sizes: list[float]) -> FittedText | None:
+    """The fitted text when a plain text (no icons, no line breaks) fits on one line at one of
+    ``sizes``, where the box holds one line: the same result as the general line breaker's,
+    without its work. Most card texts are such (names, classes, costs), and a name too long at
+    the template's size is measured once per smaller size instead of laid out. None: let the
+    general breaker decide (a box of several lines, a word wider than the box, no fit)."""
+    words = text.split()
+    if not words:
+        return None
+    for size in sizes:
+        capacity = _capacity(height_mm, size)
+        if capacity != 1:
+            return None  # two lines or more might fit (or none does): the general breaker
+        space = string_width_mm(" ", style, size)
+        pieces: list[Piece] = []
+        total = 0.0
+        for word in words:
+            width = string_width_mm(word, style, size)
+            if pieces:
+                pieces.append(Piece(" ", None, space))
+                total += space + width
+            else:
+                if width > width_mm + 1e-6:
+                    return None  # overflows sideways: the general breaker measures it
+                total = width
+            pieces.append(Piece(word, None, width))
+        if total <= width_mm + 1e-6:
+            leading = size * LEADING * PT_TO_MM
+            return FittedText(size, leading, (Line(tuple(pieces), total),), False, 0.0)
+    return None
 
 
 def _first_fitting(sizes: list[float], fits: Callable[[float], bool]) -> int | None:
