@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from generator.errors import UsageError
 from generator.fonts import string_width_mm
-from generator.layout.ops import Circle, Line, Op, Text
+from generator.layout.ops import Circle, Line, Op, Text, compact_pickle
 from generator.model import CardSize
 
 Box = tuple[float, float, float, float]  # x, y, width, height in mm
@@ -116,6 +116,7 @@ class Slot:
     size: CardSize  # kinds may differ in size (cards and counters in one pack)
 
 
+@compact_pickle
 @dataclass(frozen=True, slots=True)
 class Placement:
     card_id: str

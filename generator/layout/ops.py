@@ -7,11 +7,28 @@ renderer knows PDF points and PDF's upward y axis.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
+from typing import TypeVar
 
 Color = str | None  # "#rrggbb" or None for "no paint"
+T = TypeVar("T")
 
 
+def compact_pickle(cls: type[T]) -> type[T]:
+    """Pickle a slots dataclass as its class and field values in order. The dataclass default
+    (a dict of fields, built through ``dataclasses.fields`` for every object) made hashing the
+    ops of a 10,000-card build's chunks take seconds; this takes a third of the time."""
+    values = operator.attrgetter(*cls.__slots__)  # type: ignore[attr-defined]
+
+    def __reduce__(self: T) -> tuple[type[T], tuple[object, ...]]:
+        return cls, values(self)
+
+    cls.__reduce__ = __reduce__  # type: ignore[assignment,method-assign]
+    return cls
+
+
+@compact_pickle
 @dataclass(frozen=True, slots=True)
 class Rect:
     x: float
@@ -25,6 +42,7 @@ class Rect:
     dash: tuple[float, ...] = ()
 
 
+@compact_pickle
 @dataclass(frozen=True, slots=True)
 class Polygon:
     points: tuple[tuple[float, float], ...]
@@ -34,6 +52,7 @@ class Polygon:
     closed: bool = True
 
 
+@compact_pickle
 @dataclass(frozen=True, slots=True)
 class Circle:
     cx: float
@@ -44,6 +63,7 @@ class Circle:
     width_pt: float = 0.5
 
 
+@compact_pickle
 @dataclass(frozen=True, slots=True)
 class Arc:
     """Part of a circle; angles in degrees, counter-clockwise on paper, 0 = 3 o'clock."""
@@ -57,6 +77,7 @@ class Arc:
     width_pt: float = 0.5
 
 
+@compact_pickle
 @dataclass(frozen=True, slots=True)
 class Line:
     x1: float
@@ -68,6 +89,7 @@ class Line:
     dash: tuple[float, ...] = ()
 
 
+@compact_pickle
 @dataclass(frozen=True, slots=True)
 class Text:
     """One line of text; ``y`` is the baseline, ``anchor`` says what ``x`` is."""
@@ -82,6 +104,7 @@ class Text:
     angle: float = 0.0  # degrees counter-clockwise about (x, y)
 
 
+@compact_pickle
 @dataclass(frozen=True, slots=True)
 class Image:
     """Art drawn into ``(x, y, w, h)`` and clipped to the ``clip`` box (``cover`` crops).
