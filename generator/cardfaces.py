@@ -6,7 +6,7 @@ faces are keyed by template and card, so the renderer can place one PDF form per
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 
 from generator.findings import Finding, error, warning
@@ -71,12 +71,14 @@ def lay_out_cards(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm:
                   ink_saver: bool = False,
                   on_card: Callable[[], None] | None = None,
                   allow_overflow: bool = False, cards: Sequence[Card] | None = None,
-                  count_repeats: bool = True) -> CardFaces:
+                  count_repeats: bool = True,
+                  laid_out_elsewhere: Collection[FaceKey] = ()) -> CardFaces:
     """Lay out the front and back of every card of ``card_set`` (or of ``cards``, a part of it)
     in ``localizer``'s locale; ``on_card`` is called after each card (a progress bar counts
     them). A text that does not fit is an error finding, a warning with ``allow_overflow``.
     Findings repeated on several faces are counted in the first one's message unless
-    ``count_repeats`` is False (a part whose counts are added to another's)."""
+    ``count_repeats`` is False (a part whose counts are added to another's); faces in
+    ``laid_out_elsewhere`` (shared faces another part lays out) are only named."""
     assert game.faces is not None
     palette = game.palette("ink_saver" if ink_saver else "normal")
     widgets = {"set_mark": set_mark_widget, **game.faces.widgets}
@@ -100,7 +102,7 @@ def lay_out_cards(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm:
                 continue  # a data game's template that did not load: its findings say why
             key: FaceKey = (template.name, SHARED_FACE if template.shared else card.id)
             table[card.id] = key
-            if key in result.layouts:
+            if key in result.layouts or key in laid_out_elsewhere:
                 continue
             if values is None:
                 values = {**game.faces.values(card, localizer.field, localizer.label),
@@ -141,30 +143,67 @@ def _count_repeats(result: CardFaces) -> None:
                                f"{'s' if repeats > 1 else ''})")
 
 
-#: cards from which validation lays out its two halves in two processes (below, forking costs
+#: cards from which a set is laid out in two halves in two processes (below, forking costs
 #: more than it saves)
 SPLIT_CARDS = 1_000
 
 
 def layout_findings(card_set: CardSet, game: Game, localizer: Localizer) -> list[Finding]:
     """The findings of laying out every face (what ``build`` would stop on: texts that do not
-    fit, unknown icons, templates that cannot be drawn), without keeping the faces. A large set
-    is laid out in two halves, the second in a forked process: only its findings come back."""
+    fit, unknown icons, templates that cannot be drawn), without keeping the faces."""
+    return lay_out_in_two(card_set, game, localizer, 0.0, keep_layouts=False).findings
+
+
+def lay_out_in_two(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm: float,
+                   keep_layouts: bool = True, ink_saver: bool = False,
+                   on_card: Callable[[], None] | None = None,
+                   allow_overflow: bool = False) -> CardFaces:
+    """:func:`lay_out_cards` on both cores: a large set's second half is laid out in a forked
+    process, and only its findings (and, with ``keep_layouts``, its faces) come back. The
+    result is the one run's: same faces in the same order, same findings and repeat counts."""
     cards = card_set.cards
     half = len(cards) // 2
     if len(cards) < SPLIT_CARDS or worker_count(2) < 2:
-        return lay_out_cards(card_set, game, localizer, bleed_mm=0.0).findings
+        return lay_out_cards(card_set, game, localizer, bleed_mm, ink_saver, on_card,
+                             allow_overflow)
 
-    def part(chosen: Sequence[Card]) -> CardFaces:
-        faces = lay_out_cards(card_set, game, localizer, bleed_mm=0.0, cards=chosen,
-                              count_repeats=False)
-        faces.layouts.clear()  # nothing but the findings travels back
+    def part(chosen: Sequence[Card], elsewhere: Collection[FaceKey] = (),
+             advance: Callable[[], None] | None = None) -> CardFaces:
+        faces = lay_out_cards(card_set, game, localizer, bleed_mm, ink_saver, advance,
+                              allow_overflow, chosen, count_repeats=False,
+                              laid_out_elsewhere=elsewhere)
+        if not keep_layouts:
+            faces.layouts.clear()  # nothing but the findings travels back
         return faces
 
-    first, second = in_two_processes(lambda: part(cards[:half]), lambda: part(cards[half:]))
+    # a face every card shares (a deck's back) is laid out and reported by the first half only
+    shared = _shared_faces(game, cards[:half])
+    first, second = in_two_processes(lambda: part(cards[:half], advance=on_card),
+                                     lambda: part(cards[half:], shared))
+    first.fronts.update(second.fronts)
+    first.backs.update(second.backs)
+    for key, layout in second.layouts.items():
+        first.layouts.setdefault(key, layout)
     _append_part(first, second)
     _count_repeats(first)
-    return first.findings
+    if on_card is not None:
+        for _ in cards[half:]:
+            on_card()
+    return first
+
+
+def _shared_faces(game: Game, cards: Sequence[Card]) -> set[FaceKey]:
+    assert game.faces is not None
+    shared: set[FaceKey] = set()
+    for card in cards:
+        for choose in (game.faces.front_template, game.faces.back_template):
+            try:
+                template = game.template(choose(card))
+            except TemplateError:
+                continue
+            if template.shared:
+                shared.add((template.name, SHARED_FACE))
+    return shared
 
 
 def _append_part(first: CardFaces, second: CardFaces) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.cardfaces import CardFaces, lay_out_cards
+from generator.cardfaces import CardFaces, lay_out_in_two
 from generator.errors import UsageError
 from generator.findings import Finding, has_errors
 from generator.games.base import Game
@@ -68,9 +68,9 @@ def prepare(pack: Path, expansions: tuple[Path, ...], locale: str | None, bleed_
         return result
     if progress is not None:
         progress.extend(len(card_set.cards))
-    faces = lay_out_cards(card_set, game, localizer, bleed_mm, ink_saver,
-                          on_card=progress.advance if progress is not None else None,
-                          allow_overflow=allow_overflow)
+    faces = lay_out_in_two(card_set, game, localizer, bleed_mm, ink_saver=ink_saver,
+                           on_card=progress.advance if progress is not None else None,
+                           allow_overflow=allow_overflow)
     result.findings.extend(faces.findings)
     if not has_errors(faces.findings):
         result.prepared = Prepared(card_set, game, locale, localizer, faces)

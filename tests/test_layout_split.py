@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 import yaml
 
 from generator import cardfaces, forked
+from generator.build import build
+from generator.impose import SheetOptions
 from generator.localecheck import localizer_for
 from generator.validate import validate
-from tests.conftest import CWNB
+from tests.conftest import CWNB, run_pnp
 
 TOO_LONG = "Admiral of the Fleet Sergey Georgiyevich Gorshkov the Indomitable Reformer"
 ALSO_TOO_LONG = ("Almirante Guillermo Brown, Padre de la Armada Argentina y de la Flota del Sur, "
@@ -77,6 +80,42 @@ def test_two_halves_find_what_one_run_finds(tmp_path: Path, monkeypatch) -> None
     monkeypatch.setenv("PNP_JOBS", "1")  # one core asked for: one process
     assert cardfaces.layout_findings(result.card_set, result.game, localizer) == whole
     assert splits == [1]
+
+
+def test_a_shared_face_is_reported_once_as_in_one_run(tmp_path: Path, monkeypatch) -> None:
+    """A back every card shares is laid out by the first half only: its overflow is one
+    finding with no repeat count, as when one process lays out the whole set."""
+    game = tmp_path / "game"
+    assert run_pnp("new", str(game)).returncode == 0
+    back = game / "templates" / "back.yaml"
+    written = back.read_text(encoding="utf-8")
+    longer = re.sub(r'label: "[^"]*"', 'label: "' + " ".join(["Interminable"] * 40) + '"',
+                    written)
+    assert longer != written
+    back.write_text(longer, encoding="utf-8")
+    rows = [f"s{n},spell,Spell {n},1,Deal {n % 7} damage.,art/spell.svg" for n in range(1200)]
+    spells = game / "spells.csv"
+    spells.write_text(spells.read_text(encoding="utf-8") + "\n".join(rows) + "\n",
+                      encoding="utf-8")
+    result = validate(game, ())
+    assert result.card_set is not None and result.game is not None
+    localizer = localizer_for(result.card_set, result.game.name, "en")
+    monkeypatch.setenv("PNP_JOBS", "2")
+    halves = cardfaces.layout_findings(result.card_set, result.game, localizer)
+    whole = cardfaces.lay_out_cards(result.card_set, result.game, localizer, 0.0).findings
+    assert halves == whole
+    backs = [f for f in halves if f.code == "text-overflow" and f.message.startswith("back")]
+    assert len(backs) == 1 and "more card face" not in backs[0].message
+
+
+def test_a_build_laid_out_in_two_prints_the_same_bytes(tmp_path: Path, monkeypatch) -> None:
+    pack = _expansion(tmp_path, 1100, {})
+    built = {}
+    for jobs in ("1", "2"):
+        monkeypatch.setenv("PNP_JOBS", jobs)
+        built[jobs] = build(CWNB, (pack,), None, SheetOptions(), tmp_path / jobs).out_dir
+    for name in ("fronts.pdf", "backs.pdf", "duplex.pdf", "manifest.json"):
+        assert (built["1"] / name).read_bytes() == (built["2"] / name).read_bytes(), name
 
 
 def test_the_forked_half_returns_large_results_and_raises_its_errors() -> None:
