@@ -184,7 +184,13 @@ def assemble(folder: Path, sources: list[Path], duplex: bool, title: str) -> Non
         targets[main] = (folder / f"{main}.pdf", 0, 1)
     if duplex:
         targets.update(fronts=(folder / "fronts.pdf", 0, 2), backs=(folder / "backs.pdf", 1, 2))
-    if targets:
+    if len(targets) == 3 and worker_count(2) > 1:
+        # each process opens the chunks itself (an opened PDF reads lazily through a file
+        # offset that a forked process would share) and writes its files
+        in_two_processes(lambda: _assemble(sources, {main: targets[main]}, titles),
+                         lambda: _assemble(sources, {name: targets[name]
+                                                     for name in ("fronts", "backs")}, titles))
+    elif targets:
         _assemble(sources, targets, titles)
 
 
