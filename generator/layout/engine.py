@@ -432,6 +432,49 @@ def art_image(ctx: FaceContext, src: str, x: float, y: float, width: float,
 
 def _element_ops(element: Element, values: Mapping[str, object], ctx: FaceContext,
                  layout: FaceLayout, template: Template) -> None:
+    memo = ctx.memo
+    if memo is None:
+        _draw_element(element, values, ctx, layout, template)
+        return
+    key = (_element_ops, id(element))
+    fixed = memo.get(key)
+    if fixed is None:
+        fixed = _unchanging(element)
+        remember(memo, key, fixed)
+    if fixed is False:
+        _draw_element(element, values, ctx, layout, template)
+        return
+    if fixed is True:  # the first face that shows it: draw it and keep what it drew
+        drawn = FaceLayout()
+        _draw_element(element, values, ctx, drawn, template)
+        fixed = (tuple(drawn.ops), tuple(drawn.problems))
+        remember(memo, key, fixed)
+    ops, problems = fixed  # type: ignore[misc]
+    layout.ops.extend(ops)
+    layout.problems.extend(problems)
+
+
+def _unchanging(element: Element) -> bool:
+    """True when an element draws the same on every face of a run: no condition, no
+    ``{field}`` (nor inline icon) anywhere in it, no widget. A template's frame, bands, rules
+    and labels are drawn once per run and repeated."""
+    if element.type == "widget" or "when" in element.props or "unless" in element.props:
+        return False
+    return not _mentions_braces(element.props)
+
+
+def _mentions_braces(value: object) -> bool:
+    if isinstance(value, str):
+        return "{" in value
+    if isinstance(value, Mapping):
+        return any(_mentions_braces(k) or _mentions_braces(v) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return any(_mentions_braces(item) for item in value)
+    return False
+
+
+def _draw_element(element: Element, values: Mapping[str, object], ctx: FaceContext,
+                  layout: FaceLayout, template: Template) -> None:
     if not visible(element, values, ctx.condition, ctx.memo):
         return
     if element.type == "image":

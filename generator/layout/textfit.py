@@ -284,8 +284,13 @@ def fit_text(text: str, width_mm: float, height_mm: float, style: str, size_pt: 
     overflow figure), so fitting costs about the box's capacity per size plus the text's
     length once: a 10,000-character text takes as long as a few lines. A pure function of its
     arguments, so results are cached: the same label on 55 ship cards is fitted once."""
-    words = split_words(text)
     smallest = min(min_size_pt or size_pt, size_pt)
+    sizes = _sizes(size_pt, smallest)
+    if "\n" not in text and "{" not in text and len(sizes) <= LINEAR_SIZES:
+        one_line = _on_one_line(text, width_mm, height_mm, style, sizes)
+        if one_line is not None:
+            return one_line
+    words = split_words(text)
 
     def attempt(size: float, hyphenate_lang: str | None, final: bool) -> FittedText:
         measure = _Measurer(style, size)
@@ -305,11 +310,6 @@ def fit_text(text: str, width_mm: float, height_mm: float, style: str, size_pt: 
         tried[size] = attempt(size, None, False)  # a text that fits was laid out in full
         return tried[size].fits
 
-    sizes = _sizes(size_pt, smallest)
-    if "\n" not in text and "{" not in text and len(sizes) <= LINEAR_SIZES:
-        one_line = _on_one_line(text, width_mm, height_mm, style, sizes)
-        if one_line is not None:
-            return one_line
     first_fit = _first_fitting(sizes, fits)
     if first_fit is not None:
         return tried[sizes[first_fit]]
