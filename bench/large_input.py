@@ -60,7 +60,8 @@ def one_bad(cards: int, file: Path, line: int):
         found = [(f["code"], Path(f["file"]).name, f["line"]) for f in report["findings"]
                  if f["severity"] == "error"]
         expected = ("text-overflow", file.name, line)
-        if completed.returncode != 1 or expected not in found or report["summary"]["cards"] != cards:
+        if completed.returncode != 1 or expected not in found \
+                or report["summary"]["cards"] != cards:
             raise BenchmarkFailed(f"expected exit 1 and {expected}, got exit "
                                   f"{completed.returncode} and {found[:3]}")
     return check
