@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from generator.findings import Finding, error, warning
 from generator.forked import in_two_processes, worker_count
 from generator.games.base import Game
+from generator.gcpause import collector_paused
 from generator.layout.engine import FaceContext, FaceLayout, layout_face
 from generator.layout.symbols import set_mark_widget
 from generator.layout.template import TemplateError
@@ -79,6 +80,18 @@ def lay_out_cards(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm:
     Findings repeated on several faces are counted in the first one's message unless
     ``count_repeats`` is False (a part whose counts are added to another's); faces in
     ``laid_out_elsewhere`` (shared faces another part lays out) are only named."""
+    with collector_paused():  # thousands of faces, no cycles (see generator.gcpause)
+        result = _lay_out(card_set, game, localizer, bleed_mm, ink_saver, on_card,
+                          allow_overflow, card_set.cards if cards is None else cards,
+                          laid_out_elsewhere)
+    if count_repeats:
+        _count_repeats(result)
+    return result
+
+
+def _lay_out(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm: float,
+             ink_saver: bool, on_card: Callable[[], None] | None, allow_overflow: bool,
+             cards: Sequence[Card], laid_out_elsewhere: Collection[FaceKey]) -> CardFaces:
     assert game.faces is not None
     palette = game.palette("ink_saver" if ink_saver else "normal")
     widgets = {"set_mark": set_mark_widget, **game.faces.widgets}
@@ -87,7 +100,7 @@ def lay_out_cards(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm:
     result = CardFaces()
     memo: dict[object, object] = {}  # what the faces of this run share (see FaceContext.memo)
     templates: dict[str, object] = {}
-    for card in card_set.cards if cards is None else cards:
+    for card in cards:
         values: dict[str, object] | None = None
         pack = card_set.pack_of(card)
         manifest = pack.manifest
@@ -128,8 +141,6 @@ def lay_out_cards(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm:
                     game.data is not None)
         if on_card is not None:
             on_card()
-    if count_repeats:
-        _count_repeats(result)
     return result
 
 

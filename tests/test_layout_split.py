@@ -128,3 +128,22 @@ def test_the_forked_half_returns_large_results_and_raises_its_errors() -> None:
 
     with pytest.raises(ValueError, match="no such ship"):
         forked.in_two_processes(lambda: 1, fails)
+
+
+def test_the_collector_is_paused_for_a_stage_and_resumed_however_it_ends() -> None:
+    import gc
+
+    from generator.gcpause import collector_paused
+
+    assert gc.isenabled()
+    with pytest.raises(ValueError), collector_paused():
+        assert not gc.isenabled()
+        raise ValueError
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with collector_paused():
+            pass
+        assert not gc.isenabled()  # a caller that had it off keeps it off
+    finally:
+        gc.enable()
