@@ -9,6 +9,7 @@ from pathlib import Path
 from generator import crosspack
 from generator.findings import Finding, error, warning
 from generator.games.base import Game
+from generator.gcpause import collector_paused
 from generator.limits import MAX_CARDS, MAX_COPIES
 from generator.location import Location
 from generator.model import CardSet
@@ -65,6 +66,11 @@ def _distinct_packs(base: Path, expansions: tuple[Path, ...]) -> tuple[list[Path
 
 def validate(base: Path, expansions: tuple[Path, ...] = ()) -> Validation:
     """Load the base pack and its expansions and run every check that needs no locale."""
+    with collector_paused():  # tens of thousands of cards and locations, no cycles
+        return _validate(base, expansions)
+
+
+def _validate(base: Path, expansions: tuple[Path, ...]) -> Validation:
     base_load = load_pack(base)
     result = Validation(card_set=None, game=base_load.game, findings=list(base_load.findings))
     expansion_loads: list[PackLoad] = []
