@@ -17,6 +17,7 @@ and qpdf's file id is computed from the content.
 
 from __future__ import annotations
 
+import math
 import os
 import shutil
 from collections import Counter
@@ -58,6 +59,17 @@ def draw_pages(job: SheetJob, first: int, stop: int, path: Path, title: str,
             on_page()
     renderer.save()
     return len(pages)
+
+
+def chunk_sheets(sheets: int) -> int:
+    """Sheets per chunk: at most ``CHUNK_SHEETS``, in an even number of equal chunks, so that
+    two cores finish together (five chunks of 250 sheets kept one core busy a fifth longer than
+    the other). The split depends on the pages only, never on the cores: same input, same
+    bytes."""
+    count = max(1, math.ceil(sheets / CHUNK_SHEETS))
+    if count > 1 and count % 2:
+        count += 1
+    return max(1, math.ceil(sheets / count))
 
 
 #: the job a forked worker draws from (inherited from the parent, never pickled)
@@ -214,7 +226,7 @@ def write_sheet_files(folder: Path, fronts: Sequence[Page], backs: Sequence[Page
         per_sheet, main = 2, "duplex"
     job = SheetJob(pages, paper_mm, bleed_mm, faces)
     read_vector_art(faces.values())  # once, before the drawing processes fork
-    size = CHUNK_SHEETS * per_sheet
+    size = chunk_sheets(len(pages) // per_sheet) * per_sheet
     chunks = [(first, min(first + size, len(pages))) for first in range(0, len(pages), size)]
     if len(chunks) <= 1:
         if backs is None:

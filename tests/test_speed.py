@@ -132,20 +132,27 @@ def test_a_large_card_file_without_aliases_is_not_taken_for_an_alias_bomb(tmp_pa
 def test_an_edited_card_redraws_only_its_chunk(tmp_path: Path, monkeypatch) -> None:
     pack = tmp_path / "cwnb"
     shutil.copytree(CWNB, pack)
-    monkeypatch.setattr(sheetfiles, "CHUNK_SHEETS", 5)  # 21 sheets: 5 chunks
+    monkeypatch.setattr(sheetfiles, "CHUNK_SHEETS", 5)  # 21 sheets: 6 chunks (an even count)
     out = tmp_path / "out"
     build(pack, (), None, SheetOptions(), out)
     cache = out / ".pnp-cache" / "pages" / "cwnb" / "en" / "a4"
     before = {path.name: path.stat().st_mtime_ns for path in cache.iterdir()}
-    assert len(before) == 5
+    assert len(before) == 6
     ships = pack / "ships.yaml"
     ships.write_text(ships.read_text(encoding="utf-8").replace("name: USS Nimitz",
                                                                 "name: USS Nimitz II", 1),
                      encoding="utf-8")
     edited = build(pack, (), None, SheetOptions(), out).out_dir
     after = {path.name: path.stat().st_mtime_ns for path in cache.iterdir()}
-    assert len(after) == 5 and len(set(after.items()) - set(before.items())) == 1
+    assert len(after) == 6 and len(set(after.items()) - set(before.items())) == 1
     fresh = build(pack, (), None, SheetOptions(), tmp_path / "fresh", reuse=False).out_dir
     for name in ("fronts.pdf", "backs.pdf", "duplex.pdf"):
         assert (edited / name).read_bytes() == (fresh / name).read_bytes(), name
     assert "USS Nimitz II" in "".join(page_texts(edited / "fronts.pdf"))
+
+
+def test_chunks_come_in_even_numbers_of_equal_size() -> None:
+    """Two cores finish together; the split depends on the sheets only, never on the cores."""
+    assert sheetfiles.chunk_sheets(200) == 200  # one chunk: fronts and backs side by side
+    assert sheetfiles.chunk_sheets(1131) == 189  # 5 chunks of 250 would be uneven: 6 of 189
+    assert sheetfiles.chunk_sheets(5000) == 250  # 20 chunks
