@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from generator.errors import UsageError
 from generator.fonts import string_width_mm
@@ -202,6 +203,15 @@ def _bleed_sides(grid: Grid, index: int, bleed: float) -> tuple[float, float, fl
 
 
 def _crop_marks(grid: Grid, options: SheetOptions, avoid: tuple[Box, ...] = ()) -> list[Op]:
+    """The crop marks of one page (see :func:`_page_crop_marks`): pages of one grid whose
+    labels take the same room share them, so a 10,000-card build works them out a few times,
+    not once per page."""
+    return list(_page_crop_marks(grid, options, avoid))
+
+
+@lru_cache(maxsize=256)
+def _page_crop_marks(grid: Grid, options: SheetOptions, avoid: tuple[Box, ...]
+                     ) -> tuple[Op, ...]:
     """Short lines outside the grid, continuing every cut line, stopping at the printer margin.
 
     A mark that would run through the sheet label or a registration target (``avoid``) is left
@@ -233,7 +243,7 @@ def _crop_marks(grid: Grid, options: SheetOptions, avoid: tuple[Box, ...] = ()) 
             ops.append(Line(left_from, y, left_to, y, MARK_COLOR, MARK_WIDTH_PT))
         if right_to > right_from:
             ops.append(Line(right_from, y, right_to, y, MARK_COLOR, MARK_WIDTH_PT))
-    return [op for op in ops if not any(_crosses(op, box) for box in avoid)]
+    return tuple(op for op in ops if not any(_crosses(op, box) for box in avoid))
 
 
 def _crosses(line: Op, box: Box, clearance: float = 0.5) -> bool:
