@@ -74,9 +74,12 @@ class YamlDocument:
 
     def where(self, path: PathKey) -> Location:
         """Location of the value at ``path``, or of its nearest located ancestor."""
-        while path not in self.values and path:
+        values = self.values
+        found = values.get(path)
+        while found is None and path:
             path = path[:-1]
-        return self.values.get(path, Location(self.file, 1, 1))
+            found = values.get(path)
+        return found if found is not None else Location(self.file, 1, 1)
 
     def where_key(self, path: PathKey) -> Location:
         """Location of the mapping key that introduces ``path`` (falls back to the value)."""
