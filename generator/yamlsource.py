@@ -32,6 +32,7 @@ from generator.limits import (
     MAX_VALUES,
 )
 from generator.location import Location
+from generator.yamlfast import Fallback, load_fast
 
 PathKey = tuple[str | int, ...]
 
@@ -108,6 +109,8 @@ def text_location(file: str, text: str, index: int) -> Location:
 
 def _find_tab_indent(file: str, text: str) -> Finding | None:
     """YAML forbids tabs in indentation; PyYAML's message for it is cryptic, so we look first."""
+    if "\t" not in text:
+        return None  # most files: one scan in C instead of a loop over every line
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.lstrip(" \t")
         indent = line[: len(line) - len(stripped)]
@@ -352,10 +355,24 @@ def _unreadable_scalar(node: ScalarNode, location: Location) -> Finding:
 
 
 def load_yaml_text(file: str, text: str) -> tuple[YamlDocument | None, list[Finding]]:
-    """Parse YAML text; returns the document or the finding that stopped it."""
+    """Parse YAML text; returns the document or the finding that stopped it.
+
+    Ordinary files are read by :func:`generator.yamlfast.load_fast` in one pass; whatever it
+    does not answer exactly (anything ending in a finding, tags, merge keys...) is read again
+    here by the composing loader, the one source of every YAML finding."""
     problem = _find_control_character(file, text) or _find_tab_indent(file, text)
     if problem is not None:
         return None, [problem]
+    try:
+        data, values, keys = load_fast(file, text)
+    except Fallback:
+        return load_composed(file, text)
+    return YamlDocument(file, data, values, keys), []
+
+
+def load_composed(file: str, text: str) -> tuple[YamlDocument | None, list[Finding]]:
+    """The composing loader on text that passed the character checks: PyYAML nodes composed
+    from libyaml's events within the limits, then walked into data and locations."""
     loader = _Loader(text, file)
     try:
         try:
