@@ -19,6 +19,7 @@ from unittest import mock
 
 import fuzzing
 import pytest
+import yaml
 from conftest import ROOT
 
 from generator import yamlsource
@@ -122,6 +123,20 @@ def test_shipped_card_files_take_the_fast_path():
     assert len(files) > 20
     for path in files:
         load_fast(path.as_posix(), path.read_text(encoding="utf-8"))  # raises Fallback if not
+
+
+def test_a_card_file_written_by_pyyaml_loads_the_same():
+    """PyYAML writes lists shared between cards once, anchored (&id001), and aliases them after
+    (bench/scaling.py writes its 10,000 ships so): the fast path reads them itself."""
+    profiles = yaml.safe_load((ROOT / "cards" / "cwnb" / "ships.yaml").read_text("utf-8"))
+    cards = []
+    for number in range(300):
+        card = dict(profiles["cards"][number % len(profiles["cards"])])
+        card["id"] = f"{card['id']}-{number}"
+        cards.append(card)
+    text = yaml.safe_dump({"cards": cards}, allow_unicode=True, sort_keys=False)
+    assert "&id001" in text and "*id001" in text
+    assert compare(text, "ships-00.yaml")
 
 
 def test_load_yaml_text_uses_the_fast_path():
