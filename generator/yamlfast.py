@@ -1,4 +1,4 @@
-"""A single-pass YAML reader for ordinary card files, exact where it answers at all.
+"""A single-pass YAML reader for card files, exact where it answers at all.
 
 :mod:`generator.yamlsource` composes PyYAML nodes in Python and walks them: it handles every
 corner of YAML and every limit with a located finding, but spends some 1.7 s per MB doing it
@@ -7,13 +7,16 @@ of ten thousand cards are ordinary input, so this module reads libyaml's events 
 explicit stack (nesting costs no interpreter stack), and builds the plain data and the
 ``path -> Location`` index in the same pass, several times faster.
 
-It answers only where its answer is the slow path's byte for byte: plain scalars are resolved by
+It answers only where its answer is the slow path's exactly: plain scalars are resolved by
 PyYAML's own implicit-resolver table and built by PyYAML's own constructors, marks come from the
-same parser. Whatever would end in a finding, or that it does not model (explicit tags, merge
-keys, non-scalar or aliased keys, several documents, any limit reached, any parser error), raises
-:class:`Fallback`, and the caller reruns the slow loader, which is the single source of every
-finding. tests/test_yamlfast.py holds the two to the same results on every YAML file of the
-repository and thousands of mutations of them.
+same parser. A file that ends in one of the common findings (a syntax error, a scalar the walker
+refuses, a duplicate key) is answered too, by naming the problem (a :class:`FoundProblem`) for
+yamlsource to word with its own code, once the rest of the document is known to compose, so
+that no finding of the slow path would have come first. Whatever else it does not model
+(explicit tags, merge keys, non-scalar or aliased keys, several documents, a limit reached, an
+alias gone wrong) raises :class:`Fallback`, and the caller reruns the slow loader.
+tests/test_yamlfast.py holds the two to the same results on every YAML file of the repository
+and thousands of mutations of them.
 """
 
 from __future__ import annotations
@@ -21,8 +24,9 @@ from __future__ import annotations
 import gc
 import math
 from collections.abc import Callable
+from typing import NoReturn
 
-from yaml import YAMLError
+from yaml import MarkedYAMLError, YAMLError
 from yaml.constructor import SafeConstructor
 from yaml.events import (
     AliasEvent,
@@ -51,15 +55,56 @@ PathKey = tuple[str | int, ...]
 
 
 class Fallback(Exception):
-    """This text needs the slow loader: it ends in a finding or uses what we do not model."""
+    """This text needs the slow loader: it uses what we do not model, or what it ends in."""
+
+
+class FoundProblem(Exception):
+    """The slow loader's finding for this text is known: one of the three kinds below."""
+
+
+class FoundSyntaxError(FoundProblem):
+    """libyaml's parser stopped (the slow loader's parser stops at the same event)."""
+
+    def __init__(self, error: MarkedYAMLError) -> None:
+        super().__init__(error)
+        self.error = error
+
+
+class FoundBadScalar(FoundProblem):
+    """A scalar the walker refuses (too long, a bad date, a huge or non-finite number...);
+    the walker itself says how, or that it is fine after all."""
+
+    def __init__(self, tag: str, text: str, location: Location) -> None:
+        super().__init__(text)
+        self.tag, self.text, self.location = tag, text, location
+
+
+class FoundDuplicateKey(FoundProblem):
+    """A key said twice in one mapping."""
+
+    def __init__(self, key: str, first: Location, location: Location) -> None:
+        super().__init__(key)
+        self.key, self.first, self.location = key, first, location
+
+
+class _Unreadable(Exception):
+    """A plain scalar the walker would not read; ``tag`` is what it resolved to."""
+
+    def __init__(self, tag: str) -> None:
+        super().__init__(tag)
+        self.tag = tag
 
 
 _STR_TAG = "tag:yaml.org,2002:str"
 _INT_TAG = "tag:yaml.org,2002:int"
 _FLOAT_TAG = "tag:yaml.org,2002:float"
 _TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
-#: the implicit tags whose values the slow path reads without a finding (merge "<<" and value
-#: "=" are not among them: they end in a finding or need the slow path's merge handling)
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+#: tags a key may resolve to that the slow path handles before walking: a merge key is merged,
+#: a value key ("=") is read as text
+_KEY_TAGS = frozenset({_MERGE_TAG, "tag:yaml.org,2002:value"})
+#: the implicit tags whose values the slow path reads (merge "<<" and value "=" are not among
+#: them: as values they end in a finding, as keys they need the slow path's merge handling)
 _READ_TAGS = frozenset({_INT_TAG, _FLOAT_TAG, _TIMESTAMP_TAG, "tag:yaml.org,2002:bool",
                         "tag:yaml.org,2002:null"})
 #: as in yamlsource: room for a sign, '_' separators and a 0x prefix
@@ -85,28 +130,33 @@ _CONSTRUCTOR = SafeConstructor()
 _CONSTRUCTORS = SafeConstructor.yaml_constructors
 
 
+def implicit_tag(text: str) -> str:
+    """The tag PyYAML's Resolver gives a plain scalar."""
+    resolvers = _RESOLVERS.get(text[0] if text else "", _WILDCARD)
+    return next((tag for tag, regexp in resolvers if regexp.match(text)), _STR_TAG)
+
+
 def resolve_plain(text: str) -> object:
-    """The value of a plain (unquoted, untagged) scalar, as the slow path reads it, or Fallback
-    where the slow path reports a finding (bad date, huge or non-finite number, merge key...)."""
+    """The value of a plain (unquoted, untagged) scalar as the slow path reads it; _Unreadable
+    where the walker reports a finding (bad date, huge or non-finite number, "<<", "="...)."""
     if Resolver.yaml_path_resolvers:  # pragma: no cover - nobody in pnp registers one
         raise Fallback
-    resolvers = _RESOLVERS.get(text[0] if text else "", _WILDCARD)
-    tag = next((tag for tag, regexp in resolvers if regexp.match(text)), None)
-    if tag is None:
+    tag = implicit_tag(text)
+    if tag == _STR_TAG:
         return text
     if tag not in _READ_TAGS:
-        raise Fallback
+        raise _Unreadable(tag)
     if tag == _INT_TAG and len(text) > _MAX_INTEGER_DIGITS \
             and sum(ch.isdigit() for ch in text) > _MAX_INTEGER_DIGITS:
-        raise Fallback
+        raise _Unreadable(tag)
     try:
         value = _CONSTRUCTORS[tag](_CONSTRUCTOR, ScalarNode(tag, text))
-    except Exception:  # whatever it is, the slow path words it
-        raise Fallback from None
+    except Exception:  # whatever it is, the walker words it
+        raise _Unreadable(tag) from None
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INTEGER:
-        raise Fallback
+        raise _Unreadable(tag)
     if isinstance(value, float) and not math.isfinite(value):
-        raise Fallback
+        raise _Unreadable(tag)
     return value
 
 
@@ -152,7 +202,7 @@ class _Recorder:
 
 def load_fast(file: str, text: str) -> tuple[object, dict[PathKey, Location],
                                               dict[PathKey, Location]]:
-    """(data, values, keys) of one YAML document, or Fallback; see the module docstring."""
+    """(data, values, keys) of one YAML document, a FoundProblem, or Fallback."""
     if CParser is None:  # pragma: no cover - PyYAML without libyaml
         raise Fallback
     parser = CParser(text)
@@ -163,6 +213,8 @@ def load_fast(file: str, text: str) -> tuple[object, dict[PathKey, Location],
     gc.disable()
     try:
         return _read(file, parser.get_event)
+    except MarkedYAMLError as stopped:
+        raise FoundSyntaxError(stopped) from None
     except YAMLError:
         raise Fallback from None
     finally:
@@ -207,17 +259,29 @@ def _read(file: str, get_event: Callable[[], object]) -> tuple[object, dict, dic
         if cls is ScalarEvent:
             nodes += 1
             text = event.value  # type: ignore[attr-defined]
-            if event.tag is not None or len(text) > MAX_STRING_CHARS \
-                    or nodes > MAX_VALUES:  # type: ignore[attr-defined]
-                raise Fallback  # an explicit tag, a text or a file too long
-            if event.implicit[0]:  # type: ignore[attr-defined] - plain: typed by its text
-                value = memo.get(text, memo)
-                if value is memo:
-                    value = resolve_plain(text)
-                    if len(memo) < _MEMO_LIMIT:
-                        memo[text] = value
-            else:
-                value = text
+            if event.tag is not None or nodes > MAX_VALUES:  # type: ignore[attr-defined]
+                raise Fallback  # an explicit tag, too many values
+            try:
+                if len(text) > MAX_STRING_CHARS:
+                    raise _Unreadable(_STR_TAG)
+                if event.implicit[0]:  # type: ignore[attr-defined] - plain: typed by its text
+                    value = memo.get(text, memo)
+                    if value is memo:
+                        value = resolve_plain(text)
+                        if len(memo) < _MEMO_LIMIT:
+                            memo[text] = value
+                else:
+                    value = text
+            except _Unreadable as unreadable:
+                is_key = is_map and key_path is None
+                if event.anchor is not None \
+                        or (is_key and unreadable.tag in _KEY_TAGS):  # type: ignore[attr-defined]
+                    raise Fallback from None  # an anchored problem, a merge key
+                mark = event.start_mark  # type: ignore[attr-defined]
+                _stop(FoundBadScalar(unreadable.tag, text,
+                                     Location(file, mark.line + 1, mark.column + 1)),
+                      get_event, _levels(stack, is_map, not is_key, container), seen_anchors,
+                      set(anchors), open_anchors, nodes, len(values) + (not is_key))
         elif cls is MappingStartEvent or cls is SequenceStartEvent:
             nodes += 1
             if event.tag is not None or nodes > MAX_VALUES:  # type: ignore[attr-defined]
@@ -235,7 +299,8 @@ def _read(file: str, get_event: Callable[[], object]) -> tuple[object, dict, dic
         elif cls is AliasEvent:
             nodes += 1
             anchored = anchors.get(event.anchor)  # type: ignore[attr-defined]
-            if anchored is None or nodes > MAX_VALUES:
+            if anchored is None or nodes > MAX_VALUES \
+                    or len(values) + len(anchored.values) > _MAX_WALKED:
                 raise Fallback  # an undefined or recursive alias, too many values
             value = _copy(anchored.value)
         else:  # pragma: no cover - no other event comes inside a document
@@ -251,7 +316,9 @@ def _read(file: str, get_event: Callable[[], object]) -> tuple[object, dict, dic
                 raise Fallback  # a collection, an alias or an anchored node as a key
             key = value if value.__class__ is str else str(value)
             if key in container:  # type: ignore[operator]
-                raise Fallback  # a duplicate key: the slow path's finding
+                _stop(FoundDuplicateKey(key, keys[(*path, key)], where), get_event,
+                      _levels(stack, is_map, False, container), seen_anchors, set(anchors),
+                      open_anchors, nodes, len(values))
             key_path = (*path, key)
             keys[key_path] = where
             if recorders:
@@ -269,9 +336,8 @@ def _read(file: str, get_event: Callable[[], object]) -> tuple[object, dict, dic
             value_path = (*path, len(container))  # type: ignore[arg-type]
             container.append(value)  # type: ignore[attr-defined]
         if anchored is not None:  # an alias: the anchored node's entries again, at this path
-            if len(value_path) + anchored.depth > MAX_DEPTH \
-                    or len(values) + len(anchored.values) > _MAX_WALKED:
-                raise Fallback  # nesting or expansion beyond the limits
+            if len(value_path) + anchored.depth > MAX_DEPTH:
+                raise Fallback  # nested too deep through aliases
             for relative, where in anchored.values:
                 full = value_path + relative
                 values[full] = where
@@ -314,3 +380,68 @@ def _read(file: str, get_event: Callable[[], object]) -> tuple[object, dict, dic
     if len(values) > nodes + MAX_ALIAS_VALUES:
         raise Fallback  # the slow path's alias-expansion finding
     return root, values, keys
+
+
+def _levels(stack: list[tuple[object, PathKey, bool]], is_map: bool, expect_key: bool,
+            container: object) -> list[list[bool]]:
+    """[is a mapping, a key comes next] for each open collection, outermost first (the stack
+    holds each one's parent; after an inner collection, a mapping expects a key)."""
+    if container is None:
+        return []
+    return [[entry[2], True] for entry in stack[1:]] + [[is_map, expect_key]]
+
+
+def _stop(found: FoundProblem, get_event: Callable[[], object], levels: list[list[bool]],
+          seen: set[str], complete: set[str], open_anchors: list[str | None], nodes: int,
+          walked: int) -> NoReturn:
+    """Raise ``found`` if it is the slow path's first finding. It is, unless composing the rest
+    of the document fails (the slow path composes all before it walks): so the rest is read
+    for what the composer checks (the parser, node count, depth, anchors and aliases, a single
+    document), and for merge keys, which could reorder the walk. ``walked`` values come before
+    ``found`` in the walk; beyond the alias allowance, the walk stopped earlier."""
+    while levels:
+        event = get_event()
+        cls = event.__class__
+        if cls is MappingEndEvent or cls is SequenceEndEvent:
+            levels.pop()
+            anchor = open_anchors.pop()
+            if anchor is not None:
+                complete.add(anchor)
+            continue
+        if cls is not ScalarEvent and cls is not AliasEvent and cls is not MappingStartEvent \
+                and cls is not SequenceStartEvent:
+            raise Fallback  # pragma: no cover - no other event comes inside a document
+        nodes += 1
+        level = levels[-1]
+        is_key = level[0] and level[1]
+        if level[0]:
+            level[1] = not level[1]
+        if nodes > MAX_VALUES:
+            raise Fallback
+        if cls is AliasEvent:
+            if event.anchor not in complete:  # type: ignore[attr-defined]
+                raise Fallback  # an undefined or recursive alias
+            continue
+        if is_key and (event.tag == _MERGE_TAG or (  # type: ignore[attr-defined]
+                cls is ScalarEvent and event.tag is None and event.implicit[0]  # type: ignore
+                and implicit_tag(event.value) == _MERGE_TAG)):  # type: ignore[attr-defined]
+            raise Fallback
+        anchor = event.anchor  # type: ignore[attr-defined]
+        if anchor is not None:
+            if anchor in seen:
+                raise Fallback  # a duplicate anchor
+            seen.add(anchor)
+        if cls is ScalarEvent:
+            if anchor is not None:
+                complete.add(anchor)
+            continue
+        levels.append([cls is MappingStartEvent, True])
+        open_anchors.append(anchor)
+        if len(levels) > MAX_DEPTH:
+            raise Fallback
+    if get_event().__class__ is not DocumentEndEvent \
+            or get_event().__class__ is not StreamEndEvent:
+        raise Fallback
+    if walked > nodes + MAX_ALIAS_VALUES:
+        raise Fallback
+    raise found

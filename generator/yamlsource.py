@@ -32,7 +32,14 @@ from generator.limits import (
     MAX_VALUES,
 )
 from generator.location import Location
-from generator.yamlfast import Fallback, load_fast
+from generator.yamlfast import (
+    Fallback,
+    FoundBadScalar,
+    FoundDuplicateKey,
+    FoundProblem,
+    FoundSyntaxError,
+    load_fast,
+)
 
 PathKey = tuple[str | int, ...]
 
@@ -314,17 +321,25 @@ class _Walker:
             key = str(self.scalar(key_node, key_location))
             is_own = index >= merged_count
             if is_own and key in own_seen:
-                first = own_seen[key]
-                raise LoadProblem(error(
-                    "duplicate-key",
-                    f"key {_shown(key)} appears twice in this mapping (first at line "
-                    f"{first.line})", key_location))
+                raise LoadProblem(_duplicate_key(key, own_seen[key], key_location))
             if is_own:
                 own_seen[key] = key_location
             child = (*path, key)
             self.doc.keys[child] = key_location
             result[key] = self.walk(value_node, child)
         return result
+
+
+def _duplicate_key(key: str, first: Location, location: Location) -> Finding:
+    return error("duplicate-key", f"key {_shown(key)} appears twice in this mapping (first at "
+                 f"line {first.line})", location)
+
+
+def _syntax_error(file: str, exc: yaml.MarkedYAMLError) -> Finding:
+    mark = exc.problem_mark or exc.context_mark
+    problem_text = exc.problem or "invalid YAML"
+    context = f" ({exc.context})" if exc.context else ""
+    return error("yaml-syntax", f"{problem_text}{context}", _mark_location(file, mark))
 
 
 def _too_large(text: str, location: Location) -> Finding:
@@ -357,9 +372,10 @@ def _unreadable_scalar(node: ScalarNode, location: Location) -> Finding:
 def load_yaml_text(file: str, text: str) -> tuple[YamlDocument | None, list[Finding]]:
     """Parse YAML text; returns the document or the finding that stopped it.
 
-    Ordinary files are read by :func:`generator.yamlfast.load_fast` in one pass; whatever it
-    does not answer exactly (anything ending in a finding, tags, merge keys...) is read again
-    here by the composing loader, the one source of every YAML finding."""
+    Most files, good or bad, are read by :func:`generator.yamlfast.load_fast` in one pass: it
+    gives the document, or says which of the findings below comes first (a syntax error, an
+    unreadable scalar, a duplicate key). What it does not answer exactly (tags, merge keys,
+    limits, aliases gone wrong, several documents...) is read again by the composing loader."""
     problem = _find_control_character(file, text) or _find_tab_indent(file, text)
     if problem is not None:
         return None, [problem]
@@ -367,7 +383,29 @@ def load_yaml_text(file: str, text: str) -> tuple[YamlDocument | None, list[Find
         data, values, keys = load_fast(file, text)
     except Fallback:
         return load_composed(file, text)
+    except FoundProblem as found:
+        finding = _found_finding(file, found)
+        return (None, [finding]) if finding is not None else load_composed(file, text)
     return YamlDocument(file, data, values, keys), []
+
+
+def _found_finding(file: str, found: FoundProblem) -> Finding | None:
+    """The finding for what the fast path found, worded by the code the composing loader uses:
+    a scalar goes through the walker's own checks (None if they find nothing wrong with it)."""
+    if isinstance(found, FoundSyntaxError):
+        return _syntax_error(file, found.error)
+    if isinstance(found, FoundDuplicateKey):
+        return _duplicate_key(found.key, found.first, found.location)
+    if isinstance(found, FoundBadScalar):
+        loader = _Loader("", file)
+        try:
+            _Walker(YamlDocument(file, None), loader).scalar(
+                ScalarNode(found.tag, found.text), found.location)
+        except LoadProblem as stopped:
+            return stopped.finding
+        finally:
+            loader.dispose()
+    return None
 
 
 def load_composed(file: str, text: str) -> tuple[YamlDocument | None, list[Finding]]:
@@ -380,11 +418,7 @@ def load_composed(file: str, text: str) -> tuple[YamlDocument | None, list[Findi
         except LoadProblem as stopped:
             return None, [stopped.finding]
         except yaml.MarkedYAMLError as exc:
-            mark = exc.problem_mark or exc.context_mark
-            problem_text = exc.problem or "invalid YAML"
-            context = f" ({exc.context})" if exc.context else ""
-            return None, [error("yaml-syntax", f"{problem_text}{context}",
-                                _mark_location(file, mark))]
+            return None, [_syntax_error(file, exc)]
         except yaml.YAMLError as exc:
             return None, [error("yaml-syntax", str(exc).splitlines()[0], Location(file, 1, 1))]
         if node is None:
