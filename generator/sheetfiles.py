@@ -61,13 +61,17 @@ def draw_pages(job: SheetJob, first: int, stop: int, path: Path, title: str,
     return len(pages)
 
 
+#: below twice this many sheets a build is one chunk: fronts.pdf drawn beside backs.pdf
+MIN_CHUNK_SHEETS = 40
+
+
 def chunk_sheets(sheets: int) -> int:
     """Sheets per chunk: at most ``CHUNK_SHEETS``, in an even number of equal chunks, so that
     two cores finish together (five chunks of 250 sheets kept one core busy a fifth longer than
     the other). The split depends on the pages only, never on the cores: same input, same
     bytes."""
     count = max(1, math.ceil(sheets / CHUNK_SHEETS))
-    if count > 1 and count % 2:
+    if count % 2 and sheets >= 2 * MIN_CHUNK_SHEETS:
         count += 1
     return max(1, math.ceil(sheets / count))
 

@@ -153,6 +153,7 @@ def test_an_edited_card_redraws_only_its_chunk(tmp_path: Path, monkeypatch) -> N
 
 def test_chunks_come_in_even_numbers_of_equal_size() -> None:
     """Two cores finish together; the split depends on the sheets only, never on the cores."""
-    assert sheetfiles.chunk_sheets(200) == 200  # one chunk: fronts and backs side by side
+    assert sheetfiles.chunk_sheets(60) == 60  # one chunk: fronts and backs side by side
+    assert sheetfiles.chunk_sheets(131) == 66  # two chunks: both cores draw both sides
     assert sheetfiles.chunk_sheets(1131) == 189  # 5 chunks of 250 would be uneven: 6 of 189
     assert sheetfiles.chunk_sheets(5000) == 250  # 20 chunks
