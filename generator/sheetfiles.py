@@ -71,7 +71,7 @@ def chunk_sheets(sheets: int) -> int:
     the other). The split depends on the pages only, never on the cores: same input, same
     bytes."""
     count = max(1, math.ceil(sheets / CHUNK_SHEETS))
-    if count % 2 and sheets >= 2 * MIN_CHUNK_SHEETS:
+    if count % 2 and (count > 1 or sheets >= 2 * MIN_CHUNK_SHEETS):
         count += 1
     return max(1, math.ceil(sheets / count))
 
