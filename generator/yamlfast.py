@@ -21,7 +21,6 @@ and thousands of mutations of them.
 
 from __future__ import annotations
 
-import gc
 import math
 from collections.abc import Callable
 from typing import NoReturn
@@ -43,6 +42,7 @@ from yaml.events import (
 from yaml.nodes import ScalarNode
 from yaml.resolver import Resolver
 
+from generator.gcpause import collector_paused
 from generator.limits import MAX_ALIAS_VALUES, MAX_DEPTH, MAX_INTEGER, MAX_STRING_CHARS, MAX_VALUES
 from generator.location import Location
 
@@ -208,18 +208,15 @@ def load_fast(file: str, text: str) -> tuple[object, dict[PathKey, Location],
     parser = CParser(text)
     # The cyclic garbage collector is paused while we read: the data we build holds no cycles,
     # yet its many young objects made the collector run full passes over everything read so
-    # far, some 30 % of the time on a 2 MB file. It is restored however we leave.
-    collecting = gc.isenabled()
-    gc.disable()
+    # far, some 30 % of the time on a 2 MB file.
     try:
-        return _read(file, parser.get_event)
+        with collector_paused():
+            return _read(file, parser.get_event)
     except MarkedYAMLError as stopped:
         raise FoundSyntaxError(stopped) from None
     except YAMLError:
         raise Fallback from None
     finally:
-        if collecting:
-            gc.enable()
         parser.dispose()
 
 
