@@ -1,11 +1,12 @@
 """Write a build's sheet files: fronts.pdf, backs.pdf and duplex.pdf, using both cores.
 
-duplex.pdf holds every page (front, back, front, back...). A build of one chunk (up to
-``CHUNK_SHEETS`` sheets: every real game) draws fronts.pdf in a forked worker while this process
-draws backs.pdf, and duplex.pdf is joined from the two by page copy with pikepdf (qpdf): each
-page is drawn once, on both cores. A larger build is drawn in chunks of ``CHUNK_SHEETS``
-sheets, each its own small PDF, by a pool of worker processes, and the three files are
-assembled from the chunks by page copy with pikepdf (qpdf) without decoding a stream: memory
+duplex.pdf holds every page (front, back, front, back...). A build of one chunk (under
+``2 * MIN_CHUNK_SHEETS`` sheets: every real game) draws fronts.pdf in a forked worker while this
+process draws backs.pdf, and duplex.pdf is joined from the two by page copy with pikepdf (qpdf):
+each page is drawn once, on both cores. A larger build is drawn in an even number of equal
+chunks of at most ``CHUNK_SHEETS`` sheets (:func:`chunk_sheets`), each its own small PDF with
+fronts and backs, by a pool of worker processes, and the three files are assembled from the
+chunks by page copy with pikepdf (qpdf) without decoding a stream: memory
 stays bounded (ReportLab keeps a whole document until it saves it; a chunk is a few hundred
 pages) and both cores draw. The price of chunking: each chunk embeds its own font subsets and
 images, so a 10,000-card file carries a few copies of each. ``PNP_JOBS=1`` keeps all drawing in
