@@ -24,6 +24,12 @@ FaceKey = tuple[str, str]  # (template name, card id or SHARED_FACE for a shared
 SHARED_FACE = "*"
 
 
+def face_key(template: str, shared: bool, card: Card) -> FaceKey:
+    """Which face a card shows with ``template``: its own, or the one every card shares. Both
+    halves of a split layout name faces by this rule, so a shared face is laid out once."""
+    return (template, SHARED_FACE if shared else card.id)
+
+
 @dataclass(slots=True)
 class CardFaces:
     """Which face each card shows on each side, and the laid-out faces themselves."""
@@ -113,7 +119,7 @@ def _lay_out(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm: floa
                 if game.data is None:
                     raise
                 continue  # a data game's template that did not load: its findings say why
-            key: FaceKey = (template.name, SHARED_FACE if template.shared else card.id)
+            key = face_key(template.name, template.shared, card)
             table[card.id] = key
             if key in result.layouts or key in laid_out_elsewhere:
                 continue
@@ -213,7 +219,7 @@ def _shared_faces(game: Game, cards: Sequence[Card]) -> set[FaceKey]:
             except TemplateError:
                 continue
             if template.shared:
-                shared.add((template.name, SHARED_FACE))
+                shared.add(face_key(template.name, True, card))
     return shared
 
 
