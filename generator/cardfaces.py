@@ -10,7 +10,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 
 from generator.findings import Finding, error, warning
-from generator.forked import in_two_processes, worker_count
+from generator.forked import Forked, worker_count
 from generator.games.base import Game
 from generator.gcpause import collector_paused
 from generator.layout.engine import FaceContext, FaceLayout, layout_face
@@ -178,35 +178,76 @@ def lay_out_in_two(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm
     """:func:`lay_out_cards` on both cores: a large set's second half is laid out in a forked
     process, and only its findings (and, with ``keep_layouts``, its faces) come back. The
     result is the one run's: same faces in the same order, same findings and repeat counts."""
-    cards = card_set.cards
-    half = len(cards) // 2
-    if len(cards) < SPLIT_CARDS or worker_count(2) < 2:
-        return lay_out_cards(card_set, game, localizer, bleed_mm, ink_saver, on_card,
-                             allow_overflow)
+    with PendingLayout(card_set, game, localizer, bleed_mm, keep_layouts, ink_saver,
+                       on_card, allow_overflow) as pending:
+        return pending.result()
 
-    def part(chosen: Sequence[Card], elsewhere: Collection[FaceKey] = (),
-             advance: Callable[[], None] | None = None) -> CardFaces:
-        faces = lay_out_cards(card_set, game, localizer, bleed_mm, ink_saver, advance,
-                              allow_overflow, chosen, count_repeats=False,
-                              laid_out_elsewhere=elsewhere)
-        if not keep_layouts:
-            faces.layouts.clear()  # nothing but the findings travels back
-        return faces
 
-    # a face every card shares (a deck's back) is laid out and reported by the first half only
-    shared = _shared_faces(game, cards[:half])
-    first, second = in_two_processes(lambda: part(cards[:half], advance=on_card),
-                                     lambda: part(cards[half:], shared))
-    first.fronts.update(second.fronts)
-    first.backs.update(second.backs)
-    for key, layout in second.layouts.items():
-        first.layouts.setdefault(key, layout)
-    _append_part(first, second)
-    _count_repeats(first)
-    if on_card is not None:
-        for _ in cards[half:]:
-            on_card()
-    return first
+class PendingLayout:
+    """A layout begun now and collected later: a large set's last ``child_share`` of cards is
+    laid out at once in a forked process, the rest by this process in :meth:`result`. Begun
+    before the rule checks, the child lays out while this process checks (validate gives it
+    more than half for that reason). Below :data:`SPLIT_CARDS` cards, or on one core, all of
+    it happens in :meth:`result`. Use it as a context manager, so that an error on the way
+    stops the child."""
+
+    def __init__(self, card_set: CardSet, game: Game, localizer: Localizer, bleed_mm: float,
+                 keep_layouts: bool = True, ink_saver: bool = False,
+                 on_card: Callable[[], None] | None = None, allow_overflow: bool = False,
+                 child_share: float = 0.5) -> None:
+        cards = card_set.cards
+
+        def part(chosen: Sequence[Card], elsewhere: Collection[FaceKey] = (),
+                 advance: Callable[[], None] | None = None) -> CardFaces:
+            faces = lay_out_cards(card_set, game, localizer, bleed_mm, ink_saver, advance,
+                                  allow_overflow, chosen, count_repeats=False,
+                                  laid_out_elsewhere=elsewhere)
+            if not keep_layouts:
+                faces.layouts.clear()  # nothing but the findings travels back
+            return faces
+
+        self._part = part
+        self._on_card = on_card
+        self._cards = cards
+        self._cut = len(cards)
+        self._child: Forked[CardFaces] | None = None
+        if len(cards) < SPLIT_CARDS or worker_count(2) < 2:
+            return
+        self._cut = round(len(cards) * (1 - child_share))
+        # a face every card shares (a deck's back) is laid out and reported by the first part
+        shared = _shared_faces(game, cards[:self._cut])
+        later = cards[self._cut:]
+        self._child = Forked(lambda: part(later, shared))
+
+    def result(self) -> CardFaces:
+        if self._child is None:
+            whole = self._part(self._cards, advance=self._on_card)
+            _count_repeats(whole)
+            return whole
+        first = self._part(self._cards[:self._cut], advance=self._on_card)
+        second = self._child.result()
+        self._child = None
+        first.fronts.update(second.fronts)
+        first.backs.update(second.backs)
+        for key, layout in second.layouts.items():
+            first.layouts.setdefault(key, layout)
+        _append_part(first, second)
+        _count_repeats(first)
+        if self._on_card is not None:
+            for _ in self._cards[self._cut:]:
+                self._on_card()
+        return first
+
+    def cancel(self) -> None:
+        if self._child is not None:
+            self._child.cancel()
+            self._child = None
+
+    def __enter__(self) -> PendingLayout:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.cancel()
 
 
 def _shared_faces(game: Game, cards: Sequence[Card]) -> set[FaceKey]:

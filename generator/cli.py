@@ -50,10 +50,10 @@ def load_pack(path: Path):
     return load(path)
 
 
-def validate(pack: Path, expansions: tuple[Path, ...]):
+def validate(pack: Path, expansions: tuple[Path, ...], on_card_set=None):
     from generator.validate import validate as check
 
-    return check(pack, expansions)
+    return check(pack, expansions, on_card_set)
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -87,21 +87,37 @@ def validate_command(pack: Path, expansions: tuple[Path, ...], locales: tuple[st
     The source texts are checked as build prints them (glyphs the font lacks, texts that do
     not fit their boxes). With --locale, also check that translation: missing and inconsistent
     messages, glossary terms, glyphs and fitting."""
-    result = validate(pack, expansions)
-    findings = result.findings
-    if result.card_set is not None and result.game is not None:
-        shipped = result.card_set.base.manifest.locales
-        source = result.card_set.base.manifest.source_locale
-        # the source locale is always checked (glyphs, fitting): validate stops on what build
-        # would stop on
-        for locale in dict.fromkeys((source, *locales)):
-            from generator.i18n import no_locale_message
-            from generator.localecheck import check_locale
+    from contextlib import ExitStack
 
-            if locale not in shipped:
-                raise UsageError(no_locale_message(result.card_set.base, locale))
-            findings = findings + check_locale(result.card_set, result.game, locale, strict)
-        findings = findings + _deck_findings(decks, pack, result)
+    with ExitStack() as running:
+        begun = {}
+
+        def begin_source_layout(card_set, game) -> None:
+            """The source texts are laid out for their findings: a large set's forked part
+            starts now and lays out while this process checks the rules."""
+            from generator.localecheck import begin_layout
+
+            pending = begin_layout(card_set, game, card_set.base.manifest.source_locale)
+            if pending is not None:
+                begun["source"] = running.enter_context(pending)
+
+        result = validate(pack, expansions, begin_source_layout)
+        findings = result.findings
+        if result.card_set is not None and result.game is not None:
+            shipped = result.card_set.base.manifest.locales
+            source = result.card_set.base.manifest.source_locale
+            # the source locale is always checked (glyphs, fitting): validate stops on what
+            # build would stop on
+            for locale in dict.fromkeys((source, *locales)):
+                from generator.i18n import no_locale_message
+                from generator.localecheck import check_locale
+
+                if locale not in shipped:
+                    raise UsageError(no_locale_message(result.card_set.base, locale))
+                findings = findings + check_locale(
+                    result.card_set, result.game, locale, strict,
+                    laid_out=begun.pop("source", None) if locale == source else None)
+            findings = findings + _deck_findings(decks, pack, result)
     if output_format == "json":
         from generator.localecheck import missing_summary
 

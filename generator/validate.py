@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -64,13 +65,22 @@ def _distinct_packs(base: Path, expansions: tuple[Path, ...]) -> tuple[list[Path
     return distinct, findings
 
 
-def validate(base: Path, expansions: tuple[Path, ...] = ()) -> Validation:
-    """Load the base pack and its expansions and run every check that needs no locale."""
+#: called with the card set and game once they are loaded, before the rule checks
+CardSetReady = Callable[[CardSet, Game], None]
+
+
+def validate(base: Path, expansions: tuple[Path, ...] = (),
+             on_card_set: CardSetReady | None = None) -> Validation:
+    """Load the base pack and its expansions and run every check that needs no locale.
+    ``on_card_set`` is told of the card set as soon as it is loaded, before the rule checks
+    run: a caller can start work on it there (``pnp validate`` starts the layout's forked half,
+    which then runs beside the checks)."""
     with collector_paused():  # tens of thousands of cards and locations, no cycles
-        return _validate(base, expansions)
+        return _validate(base, expansions, on_card_set)
 
 
-def _validate(base: Path, expansions: tuple[Path, ...]) -> Validation:
+def _validate(base: Path, expansions: tuple[Path, ...],
+              on_card_set: CardSetReady | None) -> Validation:
     base_load = load_pack(base)
     result = Validation(card_set=None, game=base_load.game, findings=list(base_load.findings))
     expansion_loads: list[PackLoad] = []
@@ -93,6 +103,8 @@ def _validate(base: Path, expansions: tuple[Path, ...]) -> Validation:
         result.findings.extend(limits)
         return result
     game = base_load.game
+    if on_card_set is not None:
+        on_card_set(card_set, game)
     generic = crosspack.check_packs(
         _loaded(base_load, game), tuple(_loaded(load, game) for load in expansion_loads),
         card_set, display_path(base_load.pack.root))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -59,11 +60,11 @@ def test_two_halves_find_what_one_run_finds(tmp_path: Path, monkeypatch) -> None
     localizer = localizer_for(result.card_set, result.game.name, "en")
     splits = []
 
-    def counted(here, there):
+    def counted(there):
         splits.append(1)
-        return forked.in_two_processes(here, there)
+        return forked.Forked(there)
 
-    monkeypatch.setattr(cardfaces, "in_two_processes", counted)
+    monkeypatch.setattr(cardfaces, "Forked", counted)
     monkeypatch.setenv("PNP_JOBS", "2")
     halves = cardfaces.layout_findings(result.card_set, result.game, localizer)
     whole = cardfaces.lay_out_cards(result.card_set, result.game, localizer, 0.0).findings
@@ -128,6 +129,49 @@ def test_the_forked_half_returns_large_results_and_raises_its_errors() -> None:
 
     with pytest.raises(ValueError, match="no such ship"):
         forked.in_two_processes(lambda: 1, fails)
+
+
+def test_validate_begins_the_layout_before_the_rule_checks_and_finds_the_same(
+        tmp_path: Path, monkeypatch) -> None:
+    """``pnp validate`` forks the layout's larger part as soon as the cards are loaded; its
+    report is the one process's, finding for finding, in the same order."""
+    pack = _expansion(tmp_path, 1200, {5: TOO_LONG, 1150: ALSO_TOO_LONG})
+    seen = []
+    result = validate(CWNB, (pack,), lambda card_set, game: seen.append(len(card_set.cards)))
+    assert seen == [len(result.card_set.cards)]
+    reports = {}
+    for jobs in ("1", "2"):
+        monkeypatch.setenv("PNP_JOBS", jobs)
+        completed = run_pnp("validate", str(CWNB), "--with", str(pack), "--format", "json")
+        assert completed.returncode == 1
+        reports[jobs] = completed.stdout
+    assert reports["1"] == reports["2"]
+    # one from the part this process lays out, one from the forked part
+    assert [(f["code"], f["card"]) for f in json.loads(reports["2"])["findings"]] == [
+        ("text-overflow", "split-5"), ("text-overflow", "split-1150")]
+
+
+def test_an_early_child_is_stopped_when_its_result_is_not_wanted(tmp_path: Path) -> None:
+    import os
+    import time
+
+    marker = tmp_path / "pid"
+
+    def slow() -> int:
+        written = marker.with_suffix(".tmp")
+        written.write_text(str(os.getpid()))
+        written.replace(marker)
+        time.sleep(60)
+        return 1
+
+    started = time.monotonic()
+    with pytest.raises(KeyError), forked.Forked(slow):
+        while not marker.exists():
+            time.sleep(0.01)
+        raise KeyError("the caller failed on its side")
+    assert time.monotonic() - started < 30
+    with pytest.raises(ProcessLookupError):  # killed and reaped, not left running
+        os.kill(int(marker.read_text()), 0)
 
 
 def test_the_collector_is_paused_for_a_stage_and_resumed_however_it_ends() -> None:
