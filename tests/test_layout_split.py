@@ -191,3 +191,19 @@ def test_the_collector_is_paused_for_a_stage_and_resumed_however_it_ends() -> No
         assert not gc.isenabled()  # a caller that had it off keeps it off
     finally:
         gc.enable()
+
+
+def test_a_stage_leaves_its_objects_frozen_until_a_long_running_process_collects() -> None:
+    import gc
+
+    from generator.gcpause import collect_frozen, collector_paused
+
+    collect_frozen()
+    with collector_paused():
+        ring: list[object] = []
+        ring.append(ring)  # a cycle made in the stage, dropped after it
+    del ring
+    assert gc.get_freeze_count() > 0
+    collect_frozen()  # pnp watch between two rebuilds
+    assert gc.get_freeze_count() == 0
+    assert gc.isenabled()

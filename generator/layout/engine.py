@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cache
 from pathlib import Path
 
 from generator.layout.ops import Image, Line, Op, Rect, Text
@@ -18,6 +19,7 @@ from generator.model import Manifest
 
 Box = tuple[float, float, float, float]
 IconPainter = Callable[[float, float, float, str], list[Op]]  # x, baseline, size mm, color
+Widget = Callable[..., list[Op]]  # (values, box, options, ctx) -> ops
 _VALUE = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 ASCENT = 0.74  # cap-height-ish share of the font size above the baseline (PT Sans)
 
@@ -129,6 +131,46 @@ def condition_holds(expression: str, values: Mapping[str, object],
         return bool(values.get(expression))
     if condition is not None:
         return condition(expression)
+    key = _condition_key(expression, values) if memo is not None else None
+    known = memo.get(key) if key is not None else None  # type: ignore[union-attr]
+    if known is None:
+        known = _evaluated(expression, values, memo)
+        if key is not None:
+            remember(memo, key, known)
+    return known  # type: ignore[return-value]
+
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: ``self`` other than as ``self.name``: the condition reads the face values as a whole
+_WHOLE_SELF = re.compile(r"\bself\b(?!\s*\.\s*[A-Za-z_])")
+
+
+@cache
+def _condition_names(expression: str) -> tuple[str, ...] | None:
+    """Every name a condition's text holds (values it may read, and more: functions, words
+    in its strings), or None when it reads ``self`` whole."""
+    if _WHOLE_SELF.search(expression):
+        return None
+    return tuple(dict.fromkeys(_NAME.findall(expression)))
+
+
+def _condition_key(expression: str, values: Mapping[str, object]) -> tuple | None:
+    """A condition's memo key: its text and the values of every name in it. Two faces that
+    agree on those agree on the condition (``body_top == 34`` on ten thousand ships is
+    evaluated once per distinct body_top)."""
+    names = _condition_names(expression)
+    if names is None:
+        return None
+    key = (condition_holds, expression, tuple(_frozen(values.get(name)) for name in names))
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def _evaluated(expression: str, values: Mapping[str, object],
+               memo: dict[object, object] | None) -> bool:
     from generator.cel import CelProblem, describe_error, is_error, plain_evaluator
 
     try:
@@ -234,6 +276,8 @@ class _TextSpec:
     box: Box
     hyphenate: bool
     field_name: str
+    #: the one field the text is (``text: "{name}"``), read without substitute's regex
+    only_field: str | None
     align: str
     valign: str
     color: object
@@ -252,6 +296,7 @@ def _text_spec(element: Element) -> _TextSpec:
         size=size, min_size=float(props.get("min_size", size)),  # type: ignore[arg-type]
         angle=angle, box=(0.0, 0.0, h, w) if angle else element.box,  # turned: along the height
         hyphenate=bool(props.get("hyphenate", True)),
+        only_field=single.group(1) if single else None,
         field_name=str(props.get("field") or (single.group(1) if single else
                                               props.get("label", "text"))),
         align=str(props.get("align", "left")), valign=str(props.get("valign", "top")),
@@ -268,6 +313,9 @@ def _text_element(element: Element, values: Mapping[str, object], ctx: FaceConte
     assert isinstance(spec, _TextSpec)
     if spec.label is not None:
         content = ctx.label(spec.label)
+    elif spec.only_field is not None:  # as substitute: None prints nothing, absent stays
+        value = values.get(spec.only_field, spec.raw)
+        content = "" if value is None else str(value)
     else:
         content = substitute(spec.raw, values) if "{" in spec.raw else spec.raw
     if spec.upper:
@@ -390,13 +438,19 @@ def _image_element(element: Element, values: Mapping[str, object], ctx: FaceCont
         if placed is None:
             return
         remember(ctx.memo, key, placed)
-    info, clip, (x, y, w, h) = placed  # type: ignore[misc]
-    tint = ctx.color(element.get("color"), values) if info.tintable else None
-    colors = element.get("colors") or {}
-    recolor = tuple(sorted((str(source).lower(), ctx.color(target, values) or "#000000")
-                           for source, target in dict(colors).items()))
-    layout.ops.append(Image(x, y, w, h, str(info.path), info.vector, clip, tint,
-                            recolor=recolor if info.vector else ()))
+    painted = _mentions_braces(element.get("color")) or _mentions_braces(element.get("colors"))
+    op = None if painted else ctx.memo.get((key, Image)) if ctx.memo is not None else None
+    if op is None:
+        info, clip, (x, y, w, h) = placed  # type: ignore[misc]
+        tint = ctx.color(element.get("color"), values) if info.tintable else None
+        colors = element.get("colors") or {}
+        recolor = tuple(sorted((str(source).lower(), ctx.color(target, values) or "#000000")
+                               for source, target in dict(colors).items()))
+        op = Image(x, y, w, h, str(info.path), info.vector, clip, tint,
+                   recolor=recolor if info.vector else ())
+        if not painted:  # its colours name no field: the same op for every face of the run
+            remember(ctx.memo, (key, Image), op)
+    layout.ops.append(op)  # type: ignore[arg-type]
 
 
 def _place_image(element: Element, raw: str, src: str, ctx: FaceContext) -> tuple | None:
@@ -492,12 +546,57 @@ def _draw_element(element: Element, values: Mapping[str, object], ctx: FaceConte
         widget = ctx.widgets.get(name)
         if widget is None:
             raise TemplateError(f"template {template.name}: unknown widget '{name}'")
-        options = element.get("options", {}) or {}
-        layout.ops.extend(widget(values, element.box, options, ctx))
-        # a widget's text problems without a place of their own are placed on the widget
-        layout.problems.extend(p if p.box is not None else replace(p, box=element.box)
-                               for p in ctx.problems)
-        ctx.problems.clear()
+        reading = _widget_reading(widget, element, values, ctx)
+        done = ctx.memo.get(reading) if reading is not None else None  # type: ignore[union-attr]
+        if done is None:
+            options = element.get("options", {}) or {}
+            ops = widget(values, element.box, options, ctx)
+            # a widget's text problems without a place of their own are placed on the widget
+            done = (tuple(ops), tuple(p if p.box is not None else replace(p, box=element.box)
+                                      for p in ctx.problems))
+            ctx.problems.clear()
+            if reading is not None:
+                remember(ctx.memo, reading, done)
+        layout.ops.extend(done[0])  # type: ignore[index]
+        layout.problems.extend(done[1])  # type: ignore[index]
+
+
+def reads(*names: str) -> Callable[[Widget], Widget]:
+    """Declare the face values a widget reads (besides its options, box and the run's palette,
+    labels and icons): a run of faces then draws it once per distinct reading and repeats the
+    result, as it does a text. The weapon row of ten thousand ships takes a few dozen
+    drawings. A widget without the declaration is drawn on every face."""
+
+    def declared(widget: Widget) -> Widget:
+        widget.face_values = names  # type: ignore[attr-defined]
+        return widget
+
+    return declared
+
+
+def _widget_reading(widget: Widget, element: Element, values: Mapping[str, object],
+                    ctx: FaceContext) -> tuple | None:
+    """The memo key of a declared widget's drawing on this face: the element, the card's pack
+    (its manifest and folder) and the values it reads. None: not declared, no memo, or a
+    value that cannot be a key."""
+    names = getattr(widget, "face_values", None)
+    if names is None or ctx.memo is None:
+        return None
+    try:
+        read = tuple(_frozen(values.get(name)) for name in names)
+        key = (reads, id(element), id(ctx.manifest), ctx.card_root, read)
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def _frozen(value: object) -> object:
+    """A face value as a memo key: with its type (True, 1 and 1.0 are equal keys, but not the
+    same value to CEL or a widget), lists as tuples (a mapping stays, and is refused)."""
+    if isinstance(value, list | tuple):
+        return (tuple, tuple(_frozen(item) for item in value))
+    return (value.__class__, value)
 
 
 def layout_face(template: Template, values: Mapping[str, object], ctx: FaceContext) -> FaceLayout:

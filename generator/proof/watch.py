@@ -264,11 +264,14 @@ def watch_forever(state: ProofState, folders: Sequence[Path],
     """Rebuild after each batch of saves until interrupted (KeyboardInterrupt) or stopped."""
     import watchfiles
 
+    from generator.gcpause import collect_frozen
+
     stop = threading.Event()
     for changes in watchfiles.watch(*folders, watch_filter=_SourceFilter(folders), step=30,
                                     stop_event=stop, raise_interrupt=True):
         changed = {Path(path).resolve() for _, path in changes}
         report(state.rebuild(changed), len(changed))
+        collect_frozen()  # what this rebuild's stages froze (see generator.gcpause)
 
 
 def _interrupt(signum: int, frame: object) -> None:

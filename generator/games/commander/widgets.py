@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from generator.games.commander.geometry import GAP, KEYWORD_LINE_H, KEYWORD_PT, ROW_H, STATS_H
-from generator.layout.engine import FaceContext, text_ops
+from generator.layout.engine import FaceContext, reads, text_ops
 from generator.layout.ops import Line, Op, Rect, Text
 
 Box = tuple[float, float, float, float]
@@ -30,6 +30,7 @@ def _fitted(text: str, box: Box, style: str, size: float, min_size: float, ctx: 
 
 # --- stats and weapons --------------------------------------------------------------------------
 
+@reads("stats", "weapons", "keyword_lines")
 def stack(values: Mapping[str, object], box: Box, options: Options,
           ctx: FaceContext) -> list[Op]:
     """Stat cells, then one row per weapon (range band tag, name, value); the body text of the
@@ -102,6 +103,7 @@ def serial(number: object, options: Mapping[str, object]) -> str:
     return f"{head}/{str(total).zfill(digits)}" if isinstance(total, int) else head
 
 
+@reads("number")
 def serial_number(values: Mapping[str, object], box: Box, options: Options,
                   ctx: FaceContext) -> list[Op]:
     """The card's number in its release, on the footer's baseline (two thirds down the box)."""

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from generator.fonts import string_width_mm
 from generator.games.cwnb.faces import chance_range
 from generator.games.cwnb.playrules import AIR_DEFENSE_RATING, summary_rows
-from generator.layout.engine import FaceContext, art_image, text_ops
+from generator.layout.engine import FaceContext, art_image, reads, text_ops
 from generator.layout.ops import Line, Op, Rect, Text
 from generator.layout.textfit import PT_TO_MM
 
@@ -41,6 +41,7 @@ def _chip(ctx: FaceContext, x: float, y: float, h: float, kind: str, detail: str
     return ops, width
 
 
+@reads("guns", "missiles", "air_strike", "is_submarine")
 def platforms(values: Mapping[str, object], box: Box, options: Options,
               ctx: FaceContext) -> list[Op]:
     """One row per weapon kind the ship has: label, then one symbol per platform (rule 7.2:
@@ -102,6 +103,7 @@ def _rows(pairs: list[tuple[str, str]], box: Box, ink: str, ctx: FaceContext) ->
     return ops
 
 
+@reads("chance_vs_active", "chance_vs_passive", "chance_by_row", "chance_to_hit")
 def chance_table(values: Mapping[str, object], box: Box, options: Options,
                  ctx: FaceContext) -> list[Op]:
     """Chance to hit on a d6: one line, or one per target state or row."""
@@ -133,6 +135,7 @@ def summary_lines(label: Callable[[str], str]) -> list[tuple[str, tuple[str, ...
             for attack in summary_rows()]
 
 
+@reads()
 def summary_table(values: Mapping[str, object], box: Box, options: Options,
                   ctx: FaceContext) -> list[Op]:
     """The Action Card Summary (rule 6), printed from the engine's own attack table."""
