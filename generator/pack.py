@@ -6,7 +6,8 @@ becomes a finding, and only the cards that passed their schema are turned into m
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -14,6 +15,7 @@ from types import MappingProxyType
 from generator import schemacheck
 from generator.errors import UsageError
 from generator.findings import Finding, Severity, error
+from generator.forked import Forked, worker_count
 from generator.games import get_game, known_games
 from generator.games.base import Game
 from generator.limits import MAX_CARDS
@@ -214,6 +216,65 @@ def _card_documents(folder: PackFolder, file: PackFile, game: Game
     return load_table(raw, file.suffix, file.display, TableSchema(schemas))
 
 
+#: card files of this many bytes in all are read on two cores (under it, forking costs more
+#: than it saves)
+SPLIT_BYTES = 2_000_000
+
+
+def _read_card_files(folder: PackFolder, files: list[PackFile], game: Game
+                     ) -> Iterator[tuple[list[YamlDocument], list[Finding]]]:
+    """Each card file's documents and findings, in order. A large pack's later files (about
+    half its bytes) are read at the same time by a forked process, whose documents come back
+    compactly (:meth:`YamlDocument.__reduce__`); the order, and so every finding, is the one
+    process's. Closing the generator (the caller stopped at a bound) stops the forked
+    reader."""
+    sizes = [_size(file) for file in files]
+    half, read = sum(sizes) / 2, 0
+    split = len(files)
+    if sum(sizes) >= SPLIT_BYTES and worker_count(2) > 1:
+        for index, size in enumerate(sizes[:-1]):
+            read += size
+            if read >= half:
+                split = index + 1
+                break
+    if split >= len(files):
+        for file in files:
+            yield _card_documents(folder, file, game)
+        return
+    later = files[split:]
+    with Forked(lambda: _read_within_bound(folder, later, game)) as reader:
+        for file in files[:split]:
+            yield _card_documents(folder, file, game)
+        yield from reader.result()
+
+
+def _read_within_bound(folder: PackFolder, files: list[PackFile], game: Game
+                       ) -> list[tuple[list[YamlDocument], list[Finding]]]:
+    """The files in order, up to the one whose cards pass :data:`MAX_CARDS` counted from the
+    first: the caller, counting from further back, stops reading no later."""
+    read: list[tuple[list[YamlDocument], list[Finding]]] = []
+    entries = 0
+    for file in files:
+        if entries > MAX_CARDS:
+            break
+        read.append(_card_documents(folder, file, game))
+        entries += _entries(read[-1][0])
+    return read
+
+
+def _entries(documents: list[YamlDocument]) -> int:
+    """Card entries in the documents of a file (a bound on the cards to build)."""
+    return sum(len(d.data.get("cards") or ()) for d in documents
+               if isinstance(d.data, Mapping) and isinstance(d.data.get("cards"), list))
+
+
+def _size(file: PackFile) -> int:
+    try:
+        return file.path.stat().st_size
+    except OSError:
+        return 0  # the reading itself reports it
+
+
 def load_pack(path: Path, base_game: Game | None = None) -> PackLoad:
     """Load one pack folder (an expansion with the game of its base, ``base_game``).
     Raises UsageError only when the folder is not a pack at all."""
@@ -235,17 +296,18 @@ def load_pack(path: Path, base_game: Game | None = None) -> PackLoad:
     result.findings.extend(refused)
     documents: list[YamlDocument] = []
     entries = 0  # card entries read so far (a bound on the cards to build)
-    for file in files:
-        if entries > MAX_CARDS:
-            result.findings.append(error(
-                "too-many-cards", f"the pack holds more than {MAX_CARDS} cards before this "
-                "file; it and the files after it were not read", Location(file.display)))
-            break
-        loaded_docs, problems = _card_documents(folder, file, game)
-        result.findings.extend(problems)
-        documents.extend(loaded_docs)
-        entries += sum(len(d.data.get("cards") or ()) for d in loaded_docs
-                       if isinstance(d.data, Mapping) and isinstance(d.data.get("cards"), list))
+    with closing(_read_card_files(folder, files, game)) as reading:
+        for file in files:
+            if entries > MAX_CARDS:
+                result.findings.append(error(
+                    "too-many-cards", f"the pack holds more than {MAX_CARDS} cards before "
+                    "this file; it and the files after it were not read",
+                    Location(file.display)))
+                break
+            loaded_docs, problems = next(reading)
+            result.findings.extend(problems)
+            documents.extend(loaded_docs)
+            entries += _entries(loaded_docs)
     for doc in documents:
         result.documents[doc.file] = doc
         for card in _load_cards(doc, manifest, game, result.findings):

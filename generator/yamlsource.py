@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import re
+from array import array
 from dataclasses import dataclass, field
 
 import yaml
@@ -92,6 +93,53 @@ class YamlDocument:
     def where_key(self, path: PathKey) -> Location:
         """Location of the mapping key that introduces ``path`` (falls back to the value)."""
         return self.keys.get(path) or self.where(path)
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        """Pickled compactly, for a document read in a forked process and sent back: its
+        location indexes travel as their paths (each distinct name once) and one array of
+        line and column numbers, not as hundreds of thousands of Location objects, which
+        took as long to unpickle as the file to read."""
+        values, keys = _packed(self.values, self.file), _packed(self.keys, self.file)
+        if values is None or keys is None:  # a location in another file: kept as it is
+            return (YamlDocument, (self.file, self.data, self.values, self.keys))
+        return (_unpacked_document, (self.file, self.data, *values, *keys))
+
+
+def _packed(index: dict[PathKey, Location], file: str
+            ) -> tuple[list[PathKey], array[int]] | None:
+    names: dict[object, object] = {}
+    paths = [tuple([names.setdefault(part, part) for part in path]) for path in index]
+    numbers = array("q")
+    for where in index.values():
+        if where.file != file:
+            return None
+        numbers.append(where.line)
+        numbers.append(where.column)
+    return paths, numbers
+
+
+def _unpacked_document(file: str, data: object, value_paths: list[PathKey],
+                       value_numbers: array[int], key_paths: list[PathKey],
+                       key_numbers: array[int]) -> YamlDocument:
+    return YamlDocument(file, data, _unpacked(file, value_paths, value_numbers),
+                        _unpacked(file, key_paths, key_numbers))
+
+
+def _unpacked(file: str, paths: list[PathKey], numbers: array[int]) -> dict[PathKey, Location]:
+    # Location(file, line, column) set through its slots, as generator.yamlfast makes them
+    new_location = object.__new__
+    set_file = Location.file.__set__  # type: ignore[attr-defined]
+    set_line = Location.line.__set__  # type: ignore[attr-defined]
+    set_column = Location.column.__set__  # type: ignore[attr-defined]
+    index: dict[PathKey, Location] = {}
+    numbers_at = iter(numbers)
+    for path, line, column in zip(paths, numbers_at, numbers_at, strict=False):
+        where = new_location(Location)
+        set_file(where, file)
+        set_line(where, line)
+        set_column(where, column)
+        index[path] = where
+    return index
 
 
 class LoadProblem(Exception):
