@@ -4,12 +4,18 @@ The floor is ``bench/baseline_reportlab.py``, its own process, drawing the same 
 cards, fronts and backs, with embedded TrueType fonts. The two run alternately; each pnp run must
 have written fronts, backs and duplex with the expected page counts, each floor run its pages.
 DESIGN.md's budget: pnp within 2.0 times the floor (median of the paired ratios).
-Run: ``.venv/bin/python bench/build_vs_reportlab.py [PAIRS]``.
+
+``--force`` skips only the whole-build "up to date" check: pnp's build cache (the SVG art it
+compiled, generator/vectorart.py) stays, as for a user editing a card. ``--cold`` deletes the
+cache folder before every pnp run, so each run parses and records its SVG art again.
+Run: ``.venv/bin/python bench/build_vs_reportlab.py [PAIRS] [--cold]``.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -30,6 +36,8 @@ from harness import (
     report,
 )
 
+from generator.buildcache import CACHE_FOLDER
+
 PACK = ROOT / "cards" / "cwnb"
 BUDGET = 2.0
 
@@ -43,7 +51,7 @@ def copies_of(pack: Path) -> int:
     return int(json.loads(completed.stdout)["summary"]["copies"])
 
 
-def main(pairs: int) -> None:
+def main(pairs: int, cold: bool) -> None:
     load = load_average()
     copies = copies_of(PACK)
     sheets = -(-copies // 9)
@@ -71,15 +79,17 @@ def main(pairs: int) -> None:
                 raise BenchmarkFailed(f"the floor wrote {pdf_pages(floor_pdf)} pages, "
                                       f"not {2 * sheets}")
 
+        name = f"pnp build cards/cwnb{' (cold)' if cold else ''}"
         runs = alternate({
             "bare ReportLab (1 PDF)": ([sys.executable, str(ROOT / "bench" /
                                                             "baseline_reportlab.py"),
                                         str(copies), str(floor_pdf)], floor_built),
             # --force: a real build every time, not the "up to date" skip of a rebuild
-            "pnp build cards/cwnb": ([*PNP, "build", str(PACK), "--out", str(out / "pnp"),
-                                      "--force"], pnp_built),
-        }, pairs)
+            name: ([*PNP, "build", str(PACK), "--out", str(out / "pnp"), "--force"], pnp_built),
+        }, pairs, prepare={name: lambda: shutil.rmtree(out / "pnp" / CACHE_FOLDER,
+                                                         ignore_errors=True)} if cold else None)
     print(f"cards (copies): {copies}, whole processes, {pairs} alternated pairs, "
+          f"{'cold: build cache deleted before each pnp run' if cold else 'warm build cache'}, "
           f"load average {load} -> {load_average()} (2 cores)")
     report(runs)
     floor, pnp = runs.values()
@@ -90,4 +100,9 @@ def main(pairs: int) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 9)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("pairs", type=int, nargs="?", default=9)
+    parser.add_argument("--cold", action="store_true",
+                        help="delete pnp's build cache before every pnp run")
+    arguments = parser.parse_args()
+    main(arguments.pairs, arguments.cold)

@@ -97,12 +97,16 @@ def exits_zero(completed: subprocess.CompletedProcess[bytes]) -> None:
 
 
 def alternate(commands: dict[str, tuple[Sequence[str], Check | None]], pairs: int,
-              warmup: int = 1) -> dict[str, Runs]:
+              warmup: int = 1, prepare: dict[str, Callable[[], None]] | None = None
+              ) -> dict[str, Runs]:
     """Run every command ``pairs`` times, interleaved, after ``warmup`` untimed rounds (which
-    fill the OS file cache for all sides alike)."""
+    fill the OS file cache for all sides alike). ``prepare[name]``, when given, runs (untimed)
+    before each run of that command (e.g. emptying a cache for a cold run)."""
     runs = {name: Runs(name) for name in commands}
     for round_number in range(warmup + pairs):
         for name, (argv, check) in commands.items():
+            if prepare and name in prepare:
+                prepare[name]()
             measured = run_measured(argv, check=check)
             if round_number >= warmup:
                 runs[name].seconds.append(measured.seconds)

@@ -22,6 +22,7 @@ from generator.outdir import atomic_folder
 from generator.prepare import prepare
 from generator.progress import Progress
 from generator.sheetfiles import write_sheet_files
+from generator.vectorart import ART_FOLDER
 
 
 @dataclass(slots=True)
@@ -152,7 +153,8 @@ def build(pack: Path, expansions: tuple[Path, ...], locale: str | None, options:
                               None if options.duplex == "none" else imposition.backs,
                               options.paper_size, options.bleed_mm, faces.layouts, title,
                               progress.advance, cache=out_root / CACHE_FOLDER / "pages" / name
-                              / locale / folder, reuse=reuse)
+                              / locale / folder, reuse=reuse,
+                              art_cache=out_root / CACHE_FOLDER / ART_FOLDER)
             document = manifest_document(imposition, options, name, locale, faces)
             if chosen is not None:
                 document["deck"] = {"name": chosen.name, "file": chosen.file,

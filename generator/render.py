@@ -9,7 +9,6 @@ bleed on the sides that face the sheet's outer edge. Canvases are created with `
 
 from __future__ import annotations
 
-import math
 from collections.abc import Collection, Iterable, Iterator
 from contextlib import contextmanager
 from functools import cache
@@ -25,11 +24,11 @@ from generator.fonts import font_name
 from generator.impose import Page, Placement
 from generator.layout.engine import FaceLayout
 from generator.layout.ops import Arc, Circle, Image, Line, Op, Polygon, Rect, Text
-from generator.strokes import print_safe_drawing, print_safe_width
+from generator.strokes import print_safe_width
+from generator.vectorart import ArtKey, CompiledArt, compiled_art
+from generator.vectorart import draw as draw_art
 
 FaceKey = tuple[str, str]
-# SVG file, its currentColor, its repainted colours, points per unit
-ArtKey = tuple[str, str | None, tuple[tuple[str, str], ...], float]
 
 # Compressed streams are written as binary: ASCII85 wrapping makes files 25 % bigger and costs a
 # third of the build time, for 7-bit mail transport nobody uses for print files.
@@ -41,16 +40,10 @@ def _color(value: str) -> HexColor:
     return HexColor(value)
 
 
-def _points_per_unit(op: Image, drawing: object) -> float:
-    """How long one unit of an SVG drawing is on paper where ``op`` places it."""
-    width, height = float(drawing.width), float(drawing.height)  # type: ignore[attr-defined]
-    return math.sqrt((op.w * mm / width) * (op.h * mm / height))
-
-
-def _art_key(op: Image, drawing: object) -> ArtKey:
-    """One form per SVG file, colours and placed size: strokes are made print-safe for that
-    size."""
-    return (op.path, op.color, op.recolor, round(_points_per_unit(op, drawing), 4))
+def _compiled(op: Image, folder: Path | None = None) -> tuple[ArtKey, CompiledArt]:
+    """The SVG art of ``op`` at its placed size: one form per SVG file, colours and placed size
+    (strokes are made print-safe for that size); see generator.vectorart."""
+    return compiled_art(op.path, op.color, op.recolor, op.w, op.h, folder)
 
 
 class OpPainter:
@@ -182,20 +175,15 @@ class OpPainter:
             c.rotate(op.angle)
             x = y = 0.0
         if op.vector:
-            from generator.art import svg_drawing
-
             with drawing_art(op.path):
-                drawing = svg_drawing(Path(op.path), op.color, op.recolor)
+                key, art = _compiled(op)
                 c.translate(x, y)
-                c.scale(op.w * mm / float(drawing.width), op.h * mm / float(drawing.height))
-                form = self.vector_forms.get(_art_key(op, drawing))
+                c.scale(op.w * mm / art.width, op.h * mm / art.height)
+                form = self.vector_forms.get(key)
                 if form is not None:
                     c.doForm(form)
                 else:  # a painter outside a sheet (e.g. one card per page): draw it in place
-                    from reportlab.graphics import renderPDF
-
-                    renderPDF.draw(print_safe_drawing(drawing, _points_per_unit(op, drawing)),
-                                   c, 0, 0)
+                    draw_art(c, key, art)
         else:
             c.drawImage(op.path, x, y, op.w * mm, op.h * mm, mask="auto")
         c.restoreState()
@@ -242,22 +230,21 @@ def drawing_art(path: str) -> Iterator[None]:
                          "save it again as plain SVG") from None
 
 
-def read_vector_art(faces: Iterable[FaceLayout]) -> None:
-    """Read every SVG the faces draw (in each of its colourings) into the drawing cache before
-    the drawing processes fork, so that they share one reading instead of each parsing the
-    files again; an SVG that cannot be drawn stops here, naming its file."""
-    from generator.art import svg_drawing
-
-    seen: set[tuple[str, str | None, tuple]] = set()
+def read_vector_art(faces: Iterable[FaceLayout], folder: Path | None = None) -> None:
+    """Compile every SVG the faces draw (in each of its colourings and placed sizes) before the
+    drawing processes fork, so that they share one reading instead of each parsing the files
+    again; ``folder`` keeps the compiled art for the next build (generator.vectorart). An SVG
+    that cannot be drawn stops here, naming its file."""
+    seen: set[tuple[str, str | None, tuple, float, float]] = set()
     for face in faces:
         for op in face.ops:
             if not isinstance(op, Image) or not op.vector:
                 continue
-            key = (op.path, op.color, op.recolor)
+            key = (op.path, op.color, op.recolor, op.w, op.h)
             if key not in seen:
                 seen.add(key)
                 with drawing_art(op.path):
-                    svg_drawing(Path(op.path), op.color, op.recolor)
+                    _compiled(op, folder)
 
 
 class SheetRenderer:
@@ -283,23 +270,17 @@ class SheetRenderer:
     def _prepare_art(self, ops: list[Op]) -> None:
         """Draw each SVG file (in each colour it is painted) into a form of its own before the
         face form that uses it (PDF forms cannot be begun inside one another)."""
-        from generator.art import svg_drawing
-
         for op in ops:
             if not isinstance(op, Image) or not op.vector:
                 continue
             with drawing_art(op.path):
-                drawing = svg_drawing(Path(op.path), op.color, op.recolor)
-                key = _art_key(op, drawing)
+                key, art = _compiled(op)
                 if key in self.vector_forms:
                     continue
-                from reportlab.graphics import renderPDF
-
                 name = f"art{len(self.vector_forms)}"
-                self.canvas.beginForm(name, lowerx=0, lowery=0, upperx=float(drawing.width),
-                                      uppery=float(drawing.height))
-                renderPDF.draw(print_safe_drawing(drawing, _points_per_unit(op, drawing)),
-                               self.canvas, 0, 0)
+                self.canvas.beginForm(name, lowerx=0, lowery=0, upperx=art.width,
+                                      uppery=art.height)
+                draw_art(self.canvas, key, art)
                 self.canvas.endForm()
                 self.vector_forms[key] = name
 

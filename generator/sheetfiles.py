@@ -215,14 +215,14 @@ def write_sheet_files(folder: Path, fronts: Sequence[Page], backs: Sequence[Page
                       paper_mm: tuple[float, float], bleed_mm: float,
                       faces: dict[FaceKey, FaceLayout], title: str,
                       advance: Callable[[int], None], cache: Path | None = None,
-                      reuse: bool = True) -> None:
+                      reuse: bool = True, art_cache: Path | None = None) -> None:
     """Write fronts.pdf, and with ``backs`` backs.pdf and duplex.pdf, into ``folder``; file
     titles are ``title`` and the file's role. ``advance`` is told of the pages drawn.
 
     With ``cache`` (a folder of this output's own), a build of several chunks keeps its chunks
     there, named by :func:`chunk_key`, and the next build of the same output draws only the
     chunks whose pages changed (``reuse=False`` draws all of them again): an edited card costs
-    one chunk."""
+    one chunk. ``art_cache`` keeps SVG art compiled for the next build (generator.vectorart)."""
     if backs is None:
         pages: list[Page] = list(fronts)
         per_sheet, main = 1, "fronts"
@@ -230,7 +230,7 @@ def write_sheet_files(folder: Path, fronts: Sequence[Page], backs: Sequence[Page
         pages = [page for pair in zip(fronts, backs, strict=True) for page in pair]
         per_sheet, main = 2, "duplex"
     job = SheetJob(pages, paper_mm, bleed_mm, faces)
-    read_vector_art(faces.values())  # once, before the drawing processes fork
+    read_vector_art(faces.values(), art_cache)  # once, before the drawing processes fork
     size = chunk_sheets(len(pages) // per_sheet) * per_sheet
     chunks = [(first, min(first + size, len(pages))) for first in range(0, len(pages), size)]
     if len(chunks) <= 1:

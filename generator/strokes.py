@@ -12,8 +12,10 @@ from __future__ import annotations
 import copy
 import math
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-from reportlab.graphics.shapes import Group
+if TYPE_CHECKING:  # reportlab.graphics imports reportlab.platypus: only SVG drawing needs it
+    from reportlab.graphics.shapes import Group
 
 #: the thinnest line pnp prints, in PDF points
 MIN_STROKE_PT = 0.25
@@ -33,6 +35,8 @@ def _scale(transform: object) -> float:
 
 def _thin_strokes(node: Group, points_per_unit: float) -> Iterator[tuple[object, float]]:
     """Each shape of ``node`` whose stroke prints under MIN_STROKE_PT, with its scale."""
+    from reportlab.graphics.shapes import Group
+
     for child in node.contents:
         if isinstance(child, Group):
             yield from _thin_strokes(child, points_per_unit

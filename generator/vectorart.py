@@ -1,0 +1,264 @@
+"""SVG art compiled once into the PDF operators it draws, kept in the build's cache folder.
+
+Drawing an SVG takes svglib (with lxml) to parse it and ``reportlab.graphics`` to draw it, and
+``reportlab.graphics`` imports ``reportlab.platypus``: about 110 ms of imports and 2 ms of parsing
+per file, a third of a small build. What such a drawing leaves in the PDF is a run of path,
+colour and graphics-state operators. So the first build records those operators once, from a
+scratch canvas, and keeps them (with the drawing's size) in ``<out>/.pnp-cache/art/``; every
+later build replays them onto its canvas with ``Canvas.addLiteral`` and imports neither svglib
+nor ``reportlab.graphics``. The cold build replays the same recording, so a warm build writes the
+same bytes as a cold one.
+
+Only a drawing made of operators that need no page resources is replayed: text (fonts), alpha
+(ExtGState), pictures (XObjects) or named colour spaces are drawn live every time, as before.
+
+An entry is named by a hash of everything its operators depend on: the SVG file's bytes (its
+content, not its time), the colour painted for ``currentColor``, the colours repainted, the
+scale it is placed at (strokes are raised to the print-safe minimum for that scale), and the
+versions of pnp, ReportLab and svglib (with the size and time of pnp's drawing modules, for a
+checkout being edited). An entry is written atomically and carries a checksum of its body: a
+truncated or damaged file is ignored and recorded again, never replayed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import math
+import os
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from reportlab.lib.units import mm
+
+#: SVG file, its currentColor, its repainted colours, points per unit (rounded): one drawing
+ArtKey = tuple[str, str | None, tuple[tuple[str, str], ...], float]
+
+ART_FOLDER = "art"
+_MAGIC = b"pnp-art 1\n"
+#: entries kept in one cache folder; beyond it the oldest go (one output's art is a few dozen)
+MAX_ENTRIES = 4096
+
+#: the PDF operators a replayed drawing may hold: paths, painting, clipping, the graphics state
+#: and device colours; anything else (text, XObjects, ExtGState, shadings, named colour spaces,
+#: inline images) uses page resources, and such a drawing is drawn live instead
+_REPLAYABLE = frozenset({"q", "Q", "cm", "w", "J", "j", "M", "d", "i", "m", "l", "c", "v", "y",
+                        "h", "re", "S", "s", "f", "F", "f*", "B", "B*", "b", "b*", "n", "W",
+                        "W*", "g", "G", "rg", "RG", "k", "K"})
+_TOKEN = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)|[\[\]]|[A-Za-z*'\"]+|\S")
+_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)\Z")
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledArt:
+    """A drawing's size in points (as svglib reads it) and, when it can be replayed, its
+    operators as ``reportlab.graphics.renderPDF`` writes them at the origin."""
+
+    width: float
+    height: float
+    operators: str | None
+    #: the drawing set a colour's alpha (even an opaque one), which makes the file PDF 1.4
+    transparency: bool = False
+
+
+def points_per_unit(width_mm: float, height_mm: float, width_pt: float, height_pt: float
+                    ) -> float:
+    """How long one unit of a drawing is on paper placed ``width_mm`` x ``height_mm``, to five
+    significant digits: placements of the same size share one drawing (and one form)."""
+    exact = math.sqrt((width_mm * mm / width_pt) * (height_mm * mm / height_pt))
+    return float(f"{exact:.5g}")
+
+
+def _smallest_scale(scale: float) -> float:
+    """The smallest exact scale that rounds to ``scale``: strokes raised for it print at least
+    the minimum width at every placement that shares the drawing."""
+    return scale * (1 - 1e-4)
+
+
+@cache
+def _memory() -> dict[ArtKey, CompiledArt]:
+    """What this process compiled or loaded (forked drawing processes inherit it). A
+    ``functools`` cache so that ``pnp watch`` empties it with the other file caches."""
+    return {}
+
+
+def compiled_art(path: str, color: str | None, recolor: tuple[tuple[str, str], ...],
+                 width_mm: float, height_mm: float, folder: Path | None = None
+                 ) -> tuple[ArtKey, CompiledArt]:
+    """The drawing of SVG ``path`` placed ``width_mm`` x ``height_mm``, from this process's
+    memory, else from ``folder`` (the build cache), else recorded from svglib's drawing (and
+    kept in ``folder``). Raises what :func:`generator.art.svg_drawing` raises."""
+    from generator.art import ArtProblem, art_info, read_art
+
+    try:
+        info = art_info(Path(path))  # the size validation read (cached), from the same bytes
+    except ArtProblem:  # not a drawing: svglib names the problem below
+        info = None
+    key: ArtKey | None = None
+    entry: Path | None = None
+    if info is not None:
+        key = (path, color, recolor,
+               points_per_unit(width_mm, height_mm, info.width, info.height))
+        found = _memory().get(key)
+        if found is not None:
+            return key, found
+        if folder is not None:
+            entry = _entry_path(folder, read_art(Path(path), "image"), color, recolor, key[3])
+    art = _load(entry) if entry is not None else None
+    if art is None:
+        from generator.art import svg_drawing
+
+        drawing = svg_drawing(Path(path), color, recolor)
+        if key is None:
+            key = (path, color, recolor, points_per_unit(width_mm, height_mm,
+                                                         float(drawing.width),
+                                                         float(drawing.height)))
+        art = _record(drawing, key[3])
+        if entry is not None:
+            _store(entry, art)
+    _memory()[key] = art
+    return key, art
+
+
+def live_drawing(key: ArtKey):
+    """The print-safe ReportLab drawing of ``key`` (for art that cannot be replayed)."""
+    from generator.art import svg_drawing
+    from generator.strokes import print_safe_drawing
+
+    path, color, recolor, scale = key
+    return print_safe_drawing(svg_drawing(Path(path), color, recolor), _smallest_scale(scale))
+
+
+def draw(canvas, key: ArtKey, art: CompiledArt) -> None:
+    """Draw the art at the canvas's origin, one drawing unit per unit of the current space."""
+    if art.operators is not None:
+        if art.transparency:  # what the live drawing's setFillColor did to the document
+            canvas._doc.ensureMinPdfVersion("transparency")
+        if art.operators:
+            canvas.addLiteral(art.operators)
+        return
+    from reportlab.graphics import renderPDF
+
+    renderPDF.draw(live_drawing(key), canvas, 0, 0)
+
+
+def _record(drawing, scale: float) -> CompiledArt:
+    """The operators ReportLab writes for ``drawing`` (strokes made print-safe at ``scale``),
+    or None when they use page resources, and whether drawing it raised the document to PDF
+    1.4. They are read from the scratch canvas's list of operators for its current form and
+    its document's version (``Canvas._code``, ``_doc._pdfVersion``: no public accessors;
+    tests compare a replay with a live drawing byte for byte, and ReportLab's version is in
+    the key)."""
+    import io
+
+    from reportlab.graphics import renderPDF
+    from reportlab.pdfgen.canvas import Canvas
+
+    from generator.fonts import font_name
+    from generator.strokes import print_safe_drawing
+
+    width, height = float(drawing.width), float(drawing.height)
+    scratch = Canvas(io.BytesIO(), invariant=1, initialFontName=font_name("regular"))
+    version = scratch._doc._pdfVersion
+    scratch.beginForm("art", 0, 0, width, height)
+    renderPDF.draw(print_safe_drawing(drawing, _smallest_scale(scale)), scratch, 0, 0)
+    operators = "\n".join(scratch._code)
+    return CompiledArt(width, height, operators if replayable(operators) else None,
+                       transparency=scratch._doc._pdfVersion > version)
+
+
+def replayable(operators: str) -> bool:
+    """Whether a content stream uses only operators that need no page resources."""
+    for token in _TOKEN.findall(operators):
+        if token in _REPLAYABLE or token in "[]" or _NUMBER.match(token):
+            continue
+        return False
+    return True
+
+
+@cache
+def _versions() -> bytes:
+    """pnp's, ReportLab's and svglib's versions, and the size and time of the pnp modules that
+    decide a drawing's operators (a checkout being edited keeps its version number)."""
+    import importlib.util
+
+    from reportlab import Version as reportlab_version
+
+    from generator import __version__
+
+    parts = [f"pnp {__version__}", f"reportlab {reportlab_version}"]
+    spec = importlib.util.find_spec("svglib")  # found, not imported
+    origins = [Path(spec.origin).parent / "svglib.py"] if spec and spec.origin else []
+    here = Path(__file__).resolve().parent
+    for module in (*origins, here / "vectorart.py", here / "art.py", here / "strokes.py",
+                   here / "fonts.py"):
+        try:
+            stat = module.stat()
+            parts.append(f"{module.name} {stat.st_size} {stat.st_mtime_ns}")
+        except OSError:
+            parts.append(f"{module.name} missing")
+    return "\n".join(parts).encode()
+
+
+def _entry_path(folder: Path, data: bytes, color: str | None,
+                recolor: tuple[tuple[str, str], ...], scale: float) -> Path:
+    digest = hashlib.sha256(_versions())
+    digest.update(b"\0" + json.dumps([color, recolor, repr(scale)]).encode() + b"\0")
+    digest.update(data)
+    return folder / f"{digest.hexdigest()[:40]}.art"
+
+
+def _load(entry: Path) -> CompiledArt | None:
+    """The entry's drawing, or None when it is missing, truncated, damaged or not ours."""
+    try:
+        raw = entry.read_bytes()
+    except OSError:
+        return None
+    if not raw.startswith(_MAGIC):
+        return None
+    checksum, _, body = raw[len(_MAGIC):].partition(b"\n")
+    if hashlib.sha256(body).hexdigest().encode() != checksum:
+        return None
+    try:
+        value = json.loads(body)
+        width, height, operators = value["width"], value["height"], value["operators"]
+        transparency = value["transparency"]
+    except (ValueError, KeyError, TypeError):
+        return None
+    if not (isinstance(width, float) and isinstance(height, float)
+            and (operators is None or isinstance(operators, str))
+            and isinstance(transparency, bool)
+            and math.isfinite(width) and math.isfinite(height) and width > 0 and height > 0):
+        return None
+    return CompiledArt(width, height, operators, transparency)
+
+
+def _store(entry: Path, art: CompiledArt) -> None:
+    """Write the entry atomically (a scratch file renamed); a cache that cannot be written is
+    no error: the next build records the drawing again."""
+    body = json.dumps({"width": art.width, "height": art.height,
+                       "operators": art.operators, "transparency": art.transparency}).encode()
+    raw = _MAGIC + hashlib.sha256(body).hexdigest().encode() + b"\n" + body
+    scratch = entry.with_name(f".{entry.name}.{os.getpid()}")
+    try:
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        _prune(entry.parent)
+        scratch.write_bytes(raw)
+        scratch.replace(entry)
+    except OSError:
+        with contextlib.suppress(OSError):  # (no folder to hold a scratch file either)
+            scratch.unlink(missing_ok=True)
+
+
+def _prune(folder: Path) -> None:
+    """Keep the folder under MAX_ENTRIES files: drop the oldest (edited art leaves entries
+    nobody reads again)."""
+    entries = list(os.scandir(folder))
+    if len(entries) < MAX_ENTRIES:
+        return
+    entries.sort(key=lambda e: e.stat().st_mtime_ns)
+    for stale in entries[:len(entries) - MAX_ENTRIES // 2]:
+        Path(stale.path).unlink(missing_ok=True)
