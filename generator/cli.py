@@ -540,6 +540,17 @@ def rules_command(pack: Path, output_format: str) -> None:
 
 def main() -> None:
     try:
+        _run()
+    finally:
+        # the process ends here: whatever it built is freed by the OS, not by the collector's
+        # last pass over every object left (about 35 ms after a build of 178 cards)
+        import gc
+
+        gc.freeze()
+
+
+def _run() -> None:
+    try:
         cli.main(standalone_mode=False)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
