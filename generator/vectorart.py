@@ -79,10 +79,11 @@ def _smallest_scale(scale: float) -> float:
 
 
 @cache
-def _memory() -> dict[ArtKey, CompiledArt]:
-    """What this process compiled or loaded (forked drawing processes inherit it). A
-    ``functools`` cache so that ``pnp watch`` empties it with the other file caches."""
-    return {}
+def _memory() -> tuple[dict[ArtKey, CompiledArt], dict[tuple, tuple[ArtKey, CompiledArt]]]:
+    """What this process compiled or loaded (forked drawing processes inherit it), by drawing
+    and by placement. A ``functools`` cache so that ``pnp watch`` empties it with the other
+    file caches."""
+    return {}, {}
 
 
 def compiled_art(path: str, color: str | None, recolor: tuple[tuple[str, str], ...],
@@ -91,6 +92,18 @@ def compiled_art(path: str, color: str | None, recolor: tuple[tuple[str, str], .
     """The drawing of SVG ``path`` placed ``width_mm`` x ``height_mm``, from this process's
     memory, else from ``folder`` (the build cache), else recorded from svglib's drawing (and
     kept in ``folder``). Raises what :func:`generator.art.svg_drawing` raises."""
+    placed = (path, color, recolor, width_mm, height_mm)
+    placements = _memory()[1]
+    known = placements.get(placed)  # looked up for every face drawn: no file read, no Path
+    if known is None:
+        known = placements[placed] = _compiled_art(path, color, recolor, width_mm, height_mm,
+                                                   folder)
+    return known
+
+
+def _compiled_art(path: str, color: str | None, recolor: tuple[tuple[str, str], ...],
+                  width_mm: float, height_mm: float, folder: Path | None
+                  ) -> tuple[ArtKey, CompiledArt]:
     from generator.art import ArtProblem, art_info, read_art
 
     try:
@@ -102,7 +115,7 @@ def compiled_art(path: str, color: str | None, recolor: tuple[tuple[str, str], .
     if info is not None:
         key = (path, color, recolor,
                points_per_unit(width_mm, height_mm, info.width, info.height))
-        found = _memory().get(key)
+        found = _memory()[0].get(key)
         if found is not None:
             return key, found
         if folder is not None:
@@ -119,7 +132,7 @@ def compiled_art(path: str, color: str | None, recolor: tuple[tuple[str, str], .
         art = _record(drawing, key[3])
         if entry is not None:
             _store(entry, art)
-    _memory()[key] = art
+    _memory()[0][key] = art
     return key, art
 
 
