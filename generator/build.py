@@ -9,10 +9,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from generator.buildcache import CACHE_FOLDER
 from generator.cardfaces import CardFaces
-from generator.deck import Deck, deck_counts, load_checked_deck
 from generator.errors import UsageError
 from generator.findings import Finding, has_errors
 from generator.games.base import Game
@@ -23,6 +23,9 @@ from generator.prepare import prepare
 from generator.progress import Progress
 from generator.sheetfiles import write_sheet_files
 from generator.vectorart import ART_FOLDER
+
+if TYPE_CHECKING:
+    from generator.deck import Deck
 
 
 @dataclass(slots=True)
@@ -128,6 +131,8 @@ def build(pack: Path, expansions: tuple[Path, ...], locale: str | None, options:
     counts: dict[str, int] | None = None
     chosen: Deck | None = None
     if deck is not None:
+        from generator.deck import deck_counts, load_checked_deck  # a deck build only
+
         chosen, problems = load_checked_deck(deck, pack, card_set, game, need_rules=False)
         result.findings.extend(problems)
         if chosen is None or has_errors(problems):

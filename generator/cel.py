@@ -14,7 +14,6 @@ may carry its own rules. Three costs of cel-python are kept in check here:
 
 from __future__ import annotations
 
-import logging
 import os
 import re
 import sys
@@ -71,6 +70,8 @@ def _fast_lookup(self, name: str):
 @cache
 def environment():
     """The one CEL environment (compiled runner, cached parser)."""
+    import logging  # imported here, with celpy: most builds never build this environment
+
     import celpy
     import lark
     from celpy import evaluation

@@ -15,7 +15,6 @@ validator but accepted by jsonschema means no finding.
 
 from __future__ import annotations
 
-import difflib
 import json
 from functools import cache
 from importlib import resources
@@ -162,6 +161,8 @@ def _field_name(path: PathKey) -> str:
 
 
 def did_you_mean(word: str, choices: list[str]) -> str:
+    import difflib  # only a misspelt name needs it: not imported by every validate and build
+
     close = difflib.get_close_matches(word, choices, n=1, cutoff=0.5)
     return f"; did you mean '{close[0]}'?" if close else ""
 

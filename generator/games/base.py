@@ -10,11 +10,13 @@ import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from generator.deck import Deck
 from generator.findings import Finding
 from generator.model import Card, CardSet, CardSize, SourceRef
+
+if TYPE_CHECKING:  # a deck is checked by ``pnp build --deck`` and ``pnp deck`` only
+    from generator.deck import Deck
 
 FieldText = Callable[[Card, str], str]
 LabelText = Callable[[str], str]
