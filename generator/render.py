@@ -25,7 +25,7 @@ from generator.impose import Page, Placement
 from generator.layout.engine import FaceLayout
 from generator.layout.ops import Arc, Circle, Image, Line, Op, Polygon, Rect, Text
 from generator.strokes import print_safe_width
-from generator.vectorart import ArtKey, CompiledArt, compiled_art
+from generator.vectorart import ArtKey, CompiledArt, compile_placements, compiled_art
 from generator.vectorart import draw as draw_art
 
 FaceKey = tuple[str, str]
@@ -235,16 +235,15 @@ def read_vector_art(faces: Iterable[FaceLayout], folder: Path | None = None) -> 
     drawing processes fork, so that they share one reading instead of each parsing the files
     again; ``folder`` keeps the compiled art for the next build (generator.vectorart). An SVG
     that cannot be drawn stops here, naming its file."""
-    seen: set[tuple[str, str | None, tuple, float, float]] = set()
+    placed: dict[tuple[str, str | None, tuple, float, float], Image] = {}
     for face in faces:
         for op in face.ops:
-            if not isinstance(op, Image) or not op.vector:
-                continue
-            key = (op.path, op.color, op.recolor, op.w, op.h)
-            if key not in seen:
-                seen.add(key)
-                with drawing_art(op.path):
-                    _compiled(op, folder)
+            if isinstance(op, Image) and op.vector:
+                placed.setdefault((op.path, op.color, op.recolor, op.w, op.h), op)
+    compile_placements(list(placed), folder)  # what no cache holds, on two cores
+    for op in placed.values():  # (what failed there fails here, in order, naming its file)
+        with drawing_art(op.path):
+            _compiled(op, folder)
 
 
 class SheetRenderer:

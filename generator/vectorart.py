@@ -104,36 +104,99 @@ def compiled_art(path: str, color: str | None, recolor: tuple[tuple[str, str], .
 def _compiled_art(path: str, color: str | None, recolor: tuple[tuple[str, str], ...],
                   width_mm: float, height_mm: float, folder: Path | None
                   ) -> tuple[ArtKey, CompiledArt]:
+    key, entry, art = _lookup(path, color, recolor, width_mm, height_mm, folder)
+    if art is None:
+        key, art = _record_placed(path, color, recolor, width_mm, height_mm, key, entry)
+    _memory()[0][key] = art
+    return key, art
+
+
+def _lookup(path: str, color: str | None, recolor: tuple[tuple[str, str], ...],
+            width_mm: float, height_mm: float, folder: Path | None
+            ) -> tuple[ArtKey | None, Path | None, CompiledArt | None]:
+    """The drawing's key (None when the file has no size: not a drawing), its cache entry and
+    what memory or the entry holds for it (None: to be recorded)."""
     from generator.art import ArtProblem, art_info, read_art
 
     try:
         info = art_info(Path(path))  # the size validation read (cached), from the same bytes
-    except ArtProblem:  # not a drawing: svglib names the problem below
-        info = None
-    key: ArtKey | None = None
-    entry: Path | None = None
-    if info is not None:
-        key = (path, color, recolor,
-               points_per_unit(width_mm, height_mm, info.width, info.height))
-        found = _memory()[0].get(key)
-        if found is not None:
-            return key, found
-        if folder is not None:
-            entry = _entry_path(folder, read_art(Path(path), "image"), color, recolor, key[3])
-    art = _load(entry) if entry is not None else None
-    if art is None:
-        from generator.art import svg_drawing
+    except ArtProblem:  # not a drawing: svglib names the problem when it is recorded
+        return None, None, None
+    key = (path, color, recolor, points_per_unit(width_mm, height_mm, info.width, info.height))
+    found = _memory()[0].get(key)
+    if found is not None or folder is None:
+        return key, None, found
+    entry = _entry_path(folder, read_art(Path(path), "image"), color, recolor, key[3])
+    return key, entry, _load(entry)
 
-        drawing = svg_drawing(Path(path), color, recolor)
-        if key is None:
-            key = (path, color, recolor, points_per_unit(width_mm, height_mm,
-                                                         float(drawing.width),
-                                                         float(drawing.height)))
-        art = _record(drawing, key[3])
-        if entry is not None:
-            _store(entry, art)
-    _memory()[0][key] = art
+
+def _record_placed(path: str, color: str | None, recolor: tuple[tuple[str, str], ...],
+                   width_mm: float, height_mm: float, key: ArtKey | None, entry: Path | None
+                   ) -> tuple[ArtKey, CompiledArt]:
+    """Record the drawing with svglib and ReportLab and keep it in ``entry``."""
+    from generator.art import svg_drawing
+
+    drawing = svg_drawing(Path(path), color, recolor)
+    if key is None:
+        key = (path, color, recolor, points_per_unit(width_mm, height_mm,
+                                                     float(drawing.width),
+                                                     float(drawing.height)))
+    art = _record(drawing, key[3])
+    if entry is not None:
+        _store(entry, art)
     return key, art
+
+
+#: drawings to record before a second process is worth forking (about 3 ms each)
+PARALLEL_FROM = 8
+
+
+def compile_placements(placements: list[tuple[str, str | None, tuple[tuple[str, str], ...],
+                                              float, float]], folder: Path | None) -> None:
+    """Bring the drawings of many placements into memory before pages are drawn: from memory
+    or ``folder`` where they are kept, else recorded, half of them by a forked process when
+    there are enough (a first build parses every SVG: two cores halve it). A drawing that
+    fails to record is left out, to fail again, naming its file, when it is asked for."""
+    missing: dict[ArtKey, tuple] = {}
+    for placed in placements:
+        if placed in _memory()[1]:
+            continue
+        try:
+            key, entry, art = _lookup(*placed, folder)
+        except Exception:  # an unreadable file: compiled_art says why, in order
+            continue
+        if art is not None:
+            _memory()[0][key] = art
+            _memory()[1][placed] = (key, art)
+        elif key is not None:
+            missing.setdefault(key, (placed, key, entry))
+    from generator.forked import in_two_processes, worker_count
+
+    todo = list(missing.values())
+    if len(todo) < PARALLEL_FROM or worker_count(2) < 2:
+        return
+    import reportlab.graphics.renderPDF  # noqa: F401  (imported once, shared by the fork)
+    import svglib.svglib  # noqa: F401
+
+    try:
+        mine, theirs = in_two_processes(lambda: _record_all(todo[0::2]),
+                                        lambda: _record_all(todo[1::2]))
+    except Exception:  # the worker failed: each drawing is recorded when it is asked for
+        return
+    for placed, key, art in mine + theirs:
+        _memory()[0][key] = art
+        _memory()[1][placed] = (key, art)
+
+
+def _record_all(todo: list[tuple]) -> list[tuple[tuple, ArtKey, CompiledArt]]:
+    done = []
+    for placed, key, entry in todo:
+        try:
+            key, art = _record_placed(*placed, key, entry)
+        except Exception:  # left for compiled_art to report, in the faces' order
+            continue
+        done.append((placed, key, art))
+    return done
 
 
 def live_drawing(key: ArtKey):

@@ -164,3 +164,29 @@ def test_a_cache_folder_that_cannot_be_written_is_no_error(tmp_path):
     vectorart._memory.cache_clear()
     _, art = vectorart.compiled_art(str(svg), None, (), 30.0, 15.0, blocked / "art")
     assert art.operators
+
+
+def test_a_first_build_records_its_art_on_two_cores_as_on_one(tmp_path, monkeypatch):
+    from generator import forked
+
+    creatures = sorted((ROOT / "cards" / "rockpool" / "art" / "creatures").glob("*.svg"))
+    placements = [(str(svg.resolve()), "#225588", (), 40.0, 30.0) for svg in creatures[:10]]
+    assert len(placements) >= vectorart.PARALLEL_FROM
+    forks = []
+    fork = forked.in_two_processes
+    monkeypatch.setattr(forked, "in_two_processes",
+                        lambda here, there: forks.append(1) or fork(here, there))
+    compiled = {}
+    for jobs in ("2", "1"):
+        monkeypatch.setenv("PNP_JOBS", jobs)
+        vectorart._memory.cache_clear()
+        vectorart.compile_placements(placements, tmp_path / jobs)
+        recorded = len(vectorart._memory()[0])
+        compiled[jobs] = [vectorart.compiled_art(*placed, tmp_path / jobs)
+                          for placed in placements]
+        # two cores: all recorded up front; one: each as it is asked for
+        assert recorded == (len(placements) if jobs == "2" else 0)
+    assert forks == [1]
+    assert compiled["2"] == compiled["1"]
+    assert sorted(p.name for p in (tmp_path / "2").iterdir()) == \
+        sorted(p.name for p in (tmp_path / "1").iterdir())
