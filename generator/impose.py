@@ -316,6 +316,8 @@ def _label(grid: Grid, options: SheetOptions, text: str) -> Op:
 
 
 def _shift(op: Op, dx: float, dy: float) -> Op:
+    if not dx and not dy:  # no --back-offset (nearly every build): the op itself
+        return op
     if isinstance(op, Line):
         return replace(op, x1=op.x1 + dx, y1=op.y1 + dy, x2=op.x2 + dx, y2=op.y2 + dy)
     if isinstance(op, Circle):
