@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from generator import schemacheck
@@ -228,6 +228,19 @@ def _glyph_findings(text: str, where: Location, card: str | None, locale: str,
                   "as an empty box", where, card, locale) for ch in missing]
 
 
+@lru_cache(maxsize=65_536)
+def _lacks_glyphs(text: str, styles: tuple[str, ...]) -> bool:
+    """Whether some style's font lacks a glyph of ``text`` (remembered: a class name or trait
+    recurs on thousands of cards)."""
+    plain = _TOKEN.sub("", text)
+    return any(missing_glyphs(plain, style) for style in styles)
+
+
+def _source_texts(card: Card) -> list[tuple[str, str]]:
+    """(yaml key, source text) of a card's translatable fields."""
+    return [(card.yaml_key(attr), text) for attr, text in card.text_fields().items()]
+
+
 def _card_texts(card: Card) -> list[tuple[str, str, str]]:
     """(yaml key, context, source text) of a card's translatable fields."""
     return [(card.yaml_key(attr), field_context(card.id, card.yaml_key(attr)), text)
@@ -254,6 +267,12 @@ def check_locale(card_set: CardSet, game: Game, locale: str, strict: bool = Fals
             findings += read.findings
             glossary = read.terms(locale)
         for card in pack.cards:
+            if not translating:  # the source texts: their glyphs, located only when missing
+                for key, text in _source_texts(card):
+                    if _lacks_glyphs(text, styles):
+                        findings += _glyph_findings(text, card.source.of(key), card.id, locale,
+                                                    f"{card.kind} {key}", styles)
+                continue
             for key, context, source in _card_texts(card):
                 where = card.source.of(key)
                 translated = localizer.catalog.get((context, source)) if translating else source
