@@ -149,23 +149,23 @@ def _source_ref(doc: YamlDocument, index: int, card: Mapping[str, object]) -> So
 
 
 class _FieldLocations(Mapping[str, Location]):
-    """Where each field of a card was written, looked up in its document when first asked:
-    only a card with a finding needs its fields' places, and building them all up front was
-    a tenth of reading a 47,000-card pack."""
+    """Where each field of a card was written, looked up in its document when asked: only a
+    card with a finding needs its fields' places (a rule may name one up front, in case), and
+    building them all at once was a tenth of reading a 47,000-card pack."""
 
     __slots__ = ("_base", "_doc", "_found", "_names")
 
     def __init__(self, doc: YamlDocument, base: tuple[str, int], names: tuple[str, ...]) -> None:
         self._doc, self._base, self._names = doc, base, names
-        self._found: dict[str, Location] | None = None
-
-    def _all(self) -> dict[str, Location]:
-        if self._found is None:
-            self._found = {name: self._doc.where((*self._base, name)) for name in self._names}
-        return self._found
+        self._found: dict[str, Location] = {}
 
     def __getitem__(self, name: str) -> Location:
-        return self._all()[name]
+        found = self._found.get(name)
+        if found is None:
+            if name not in self._names:
+                raise KeyError(name)
+            found = self._found[name] = self._doc.where((*self._base, name))
+        return found
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._names)
@@ -177,7 +177,8 @@ class _FieldLocations(Mapping[str, Location]):
         return name in self._names
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
-        return (dict, (self._all(),))  # a card sent elsewhere does not take its document along
+        # a card sent elsewhere does not take its document along
+        return (dict, ({name: self[name] for name in self._names},))
 
 
 def _load_cards(doc: YamlDocument, manifest: Manifest, game: Game,

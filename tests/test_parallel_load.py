@@ -109,3 +109,16 @@ def test_a_document_with_a_location_in_another_file_pickles_as_it_is() -> None:
     doc = YamlDocument("a.yaml", {"k": 1}, {("k",): Location("b.yaml", 2, 3)}, {})
     back = pickle.loads(pickle.dumps(doc))
     assert back.values == {("k",): Location("b.yaml", 2, 3)}
+
+
+def test_a_cards_field_locations_are_found_when_asked_and_travel_as_a_dict() -> None:
+    base = load_pack(CWNB)
+    ship = next(card for card in base.pack.cards if card.kind == "ship")
+    lines = (CWNB / "ships.yaml").read_text(encoding="utf-8").splitlines()
+    where = ship.source.of("name")
+    assert lines[where.line - 1][where.column - 1:].startswith(ship.name)
+    assert ship.source.of("no such field") == ship.source.location
+    assert "name" in ship.source.fields and "no such field" not in ship.source.fields
+    back = pickle.loads(pickle.dumps(ship))
+    assert type(back.source.fields) is dict
+    assert back.source.fields == dict(ship.source.fields)
