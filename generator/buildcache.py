@@ -60,9 +60,18 @@ def _content_hash(path: Path) -> bytes:
         os.close(fd)
 
 
-def _stat_line(path: Path) -> bytes:
-    stat = path.stat()
-    return f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode()
+def _stat_lines(root: Path) -> bytes:
+    """``path NUL size NUL time`` of every file :func:`_files` yields under ``root``, in its
+    order: pnp's own 300 files, taken as strings (pathlib objects for each cost a build 4 ms)."""
+    lines = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
+        for name in sorted(files):
+            if not name.startswith("."):
+                path = os.path.join(folder, name)
+                stat = os.stat(path)
+                lines.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\n")
+    return "".join(lines).encode()
 
 
 def _font_roots() -> list[Path]:
@@ -94,8 +103,7 @@ def fingerprint(packs: Iterable[Path], extra_files: Iterable[Path], options: dic
 
     # pnp's own files that decide what a build draws: code, schemas, templates, fonts
     for root in (_PACKAGE, builtin_templates_root(), *_font_roots()):
-        for path in _files(root):
-            digest.update(_stat_line(path))
+        digest.update(_stat_lines(root))
     return digest.hexdigest()
 
 
