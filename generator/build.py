@@ -154,18 +154,22 @@ def build(pack: Path, expansions: tuple[Path, ...], locale: str | None, options:
     progress.relabel("drawing pages")
     try:
         with atomic_folder(target) as scratch:
+
+            def write_manifest() -> None:
+                document = manifest_document(imposition, options, name, locale, faces)
+                if chosen is not None:
+                    document["deck"] = {"name": chosen.name, "file": chosen.file,
+                                        "cards": chosen.total}
+                (scratch / "manifest.json").write_text(readable_json(document) + "\n",
+                                                       encoding="utf-8")
+
             write_sheet_files(scratch, imposition.fronts,
                               None if options.duplex == "none" else imposition.backs,
                               options.paper_size, options.bleed_mm, faces.layouts, title,
                               progress.advance, cache=out_root / CACHE_FOLDER / "pages" / name
                               / locale / folder, reuse=reuse,
-                              art_cache=out_root / CACHE_FOLDER / ART_FOLDER)
-            document = manifest_document(imposition, options, name, locale, faces)
-            if chosen is not None:
-                document["deck"] = {"name": chosen.name, "file": chosen.file,
-                                    "cards": chosen.total}
-            (scratch / "manifest.json").write_text(readable_json(document) + "\n",
-                                                   encoding="utf-8")
+                              art_cache=out_root / CACHE_FOLDER / ART_FOLDER,
+                              alongside=write_manifest)  # while the fronts are drawn
     except OSError as exc:
         raise UsageError(f"{target}: cannot write the build: {exc.strerror or exc}") from None
     result.out_dir = target

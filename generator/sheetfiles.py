@@ -215,14 +215,18 @@ def write_sheet_files(folder: Path, fronts: Sequence[Page], backs: Sequence[Page
                       paper_mm: tuple[float, float], bleed_mm: float,
                       faces: dict[FaceKey, FaceLayout], title: str,
                       advance: Callable[[int], None], cache: Path | None = None,
-                      reuse: bool = True, art_cache: Path | None = None) -> None:
+                      reuse: bool = True, art_cache: Path | None = None,
+                      alongside: Callable[[], None] | None = None) -> None:
     """Write fronts.pdf, and with ``backs`` backs.pdf and duplex.pdf, into ``folder``; file
     titles are ``title`` and the file's role. ``advance`` is told of the pages drawn.
 
     With ``cache`` (a folder of this output's own), a build of several chunks keeps its chunks
     there, named by :func:`chunk_key`, and the next build of the same output draws only the
     chunks whose pages changed (``reuse=False`` draws all of them again): an edited card costs
-    one chunk. ``art_cache`` keeps SVG art compiled for the next build (generator.vectorart)."""
+    one chunk. ``art_cache`` keeps SVG art compiled for the next build (generator.vectorart).
+    ``alongside`` (work that needs no page, e.g. the manifest) runs once in this process: after
+    the backs while a forked worker draws the fronts (one chunk), else before drawing."""
+
     if backs is None:
         pages: list[Page] = list(fronts)
         per_sheet, main = 1, "fronts"
@@ -233,6 +237,9 @@ def write_sheet_files(folder: Path, fronts: Sequence[Page], backs: Sequence[Page
     read_vector_art(faces.values(), art_cache)  # once, before the drawing processes fork
     size = chunk_sheets(len(pages) // per_sheet) * per_sheet
     chunks = [(first, min(first + size, len(pages))) for first in range(0, len(pages), size)]
+    if alongside is not None and (backs is None or len(chunks) > 1):
+        alongside()  # (a build of one chunk with backs runs it beside the fronts' worker)
+        alongside = None
     if len(chunks) <= 1:
         if backs is None:
             draw_pages(job, 0, len(pages), folder / "fronts.pdf", f"{title}: fronts",
@@ -242,6 +249,8 @@ def write_sheet_files(folder: Path, fronts: Sequence[Page], backs: Sequence[Page
         def backs_then_ready_to_join() -> None:
             draw_pages(SheetJob(backs, paper_mm, bleed_mm, faces), 0, len(backs),
                        folder / "backs.pdf", f"{title}: backs", lambda: advance(1))
+            if alongside is not None:
+                alongside()
             import pikepdf  # noqa: F401  (loaded while the worker still draws the fronts)
 
         _side_by_side(lambda: draw_pages(SheetJob(fronts, paper_mm, bleed_mm, faces), 0,
