@@ -18,7 +18,6 @@ from generator.cardfaces import PendingLayout, layout_findings
 from generator.findings import Finding, error, warning
 from generator.fonts import missing_glyphs
 from generator.games.base import Game
-from generator.i18n import label_locations, label_messages
 from generator.layout.template import data_template_folder
 from generator.limits import MAX_GLOSSARY_TERMS
 from generator.localize import LABEL_CONTEXT, Localizer, field_context, load_catalog
@@ -288,6 +287,9 @@ def check_locale(card_set: CardSet, game: Game, locale: str, strict: bool = Fals
     labels_file = Location(f"templates/{game.name}/labels.yaml" if folder is None
                            else display_path(folder / "labels.yaml"), 1, 1)
     if translating:
+        # imported here: the source locale has no catalog (its build never loads polib)
+        from generator.i18n import label_locations, label_messages
+
         base_glossary = load_glossary(card_set.base.root, locale)
         written = label_locations(game.name)
         for message in label_messages(game.name):
