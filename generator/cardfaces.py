@@ -251,16 +251,21 @@ class PendingLayout:
 
 
 def _shared_faces(game: Game, cards: Sequence[Card]) -> set[FaceKey]:
+    """The shared faces (a deck's back) that ``cards`` show: each template the cards choose is
+    looked up once, not once per card (a second of a 47,000-card validate was spent here)."""
     assert game.faces is not None
-    shared: set[FaceKey] = set()
+    chosen: dict[str, Card] = {}  # template name -> the first card that chose it
     for card in cards:
         for choose in (game.faces.front_template, game.faces.back_template):
-            try:
-                template = game.template(choose(card))
-            except TemplateError:
-                continue
-            if template.shared:
-                shared.add(face_key(template.name, True, card))
+            chosen.setdefault(choose(card), card)
+    shared: set[FaceKey] = set()
+    for name, card in chosen.items():
+        try:
+            template = game.template(name)
+        except TemplateError:
+            continue
+        if template.shared:
+            shared.add(face_key(template.name, True, card))
     return shared
 
 
