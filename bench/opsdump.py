@@ -62,16 +62,28 @@ class Recorder:
         self._recording = recording
         self._ident = ident
 
-    def __getattr__(self, name: str):
-        recording, ident = self._recording, self._ident
+    def __getattr__(self, name: str) -> Member:
+        return Member(self._recording, self._ident, name)
 
-        def call(*args: Any, **kwargs: Any) -> Recorder:
-            plain = tuple(Ref(a._ident) if isinstance(a, Recorder) else a for a in args)
-            result = Recorder(recording, recording.new_id())
-            recording.log((ident, name, plain, kwargs, result._ident))
-            return result
 
-        return call
+class Member:
+    """A recorder's attribute: called, it is logged as a method call; an attribute of it
+    (``canvas._doc.ensureMinPdfVersion``, which replayed SVG art calls) is a dotted name."""
+
+    __slots__ = ("_ident", "_name", "_recording")
+
+    def __init__(self, recording: Recording, ident: int, name: str) -> None:
+        self._recording, self._ident, self._name = recording, ident, name
+
+    def __getattr__(self, name: str) -> Member:
+        return Member(self._recording, self._ident, f"{self._name}.{name}")
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Recorder:
+        recording = self._recording
+        plain = tuple(Ref(a._ident) if isinstance(a, Recorder) else a for a in args)
+        result = Recorder(recording, recording.new_id())
+        recording.log((self._ident, self._name, plain, kwargs, result._ident))
+        return result
 
 
 def canvas_factory(recording: Recording):
@@ -141,7 +153,10 @@ def replay(stream: IO[bytes], out_dir: Path) -> tuple[int, float, float]:
 
                 value = renderPDF.draw(real[0], objects[target], *real[1:], **kwargs)
             else:
-                value = getattr(objects[target], name)(*real, **kwargs)
+                member = objects[target]
+                for part in name.split("."):
+                    member = getattr(member, part)
+                value = member(*real, **kwargs)
             if value is not None:
                 objects[result] = value
             if name in CONSUMERS:

@@ -12,13 +12,17 @@ builds. Two whole processes then run alternately:
   so the joining counts as pnp's own work. pnp draws with both cores,
   the replay with one: wall and CPU ratios are both printed.
 The replay's time to unpickle its own dump is subtracted. Printed: seconds, ratio, time and
-peak memory per card. Run: ``.venv/bin/python bench/scaling.py [N ...] [--pairs P]``.
+peak memory per card. ``--force`` keeps pnp's build cache (the SVG art it compiled once,
+generator/vectorart.py; the recording run fills it), as for a user editing a card; ``--cold``
+deletes it before every pnp run, so each run parses and records its SVG art again.
+Run: ``.venv/bin/python bench/scaling.py [N ...] [--pairs P] [--cold]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -40,6 +44,7 @@ from harness import (
     run_measured,
 )
 
+from generator.buildcache import CACHE_FOLDER
 from generator.sheetfiles import assemble, join_duplex
 
 BASE = ROOT / "cards" / "cwnb"
@@ -80,7 +85,7 @@ def make_expansion(root: Path, ships: int) -> Path:
     return pack
 
 
-def measure(ships: int, pairs: int, scratch: Path) -> dict[str, float]:
+def measure(ships: int, pairs: int, scratch: Path, cold: bool = False) -> dict[str, float]:
     expansion = make_expansion(scratch, ships)
     out = scratch / f"out-{ships}"
     built = out / f"cwnb+scale-{ships}" / "en" / "a4"
@@ -124,7 +129,8 @@ def measure(ships: int, pairs: int, scratch: Path) -> dict[str, float]:
         "pnp": ([*PNP, "build", *build_argv], pnp_built),
         "replay": ([sys.executable, str(ROOT / "bench" / "replay_reportlab.py"), str(dump),
                     str(replayed)], replay_built),
-    }, pairs)
+    }, pairs, prepare={"pnp": lambda: shutil.rmtree(out / CACHE_FOLDER, ignore_errors=True)}
+        if cold else None)
     pnp, replay = runs["pnp"], runs["replay"]
     net = [seconds - unpickled for seconds, unpickled in
            zip(replay.seconds, unpickling[-len(replay.seconds):], strict=True)]
@@ -145,15 +151,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("sizes", nargs="*", type=int, default=[1000, 10000])
     parser.add_argument("--pairs", type=int, default=3)
+    parser.add_argument("--cold", action="store_true",
+                        help="delete pnp's build cache (compiled SVG art) before every pnp run")
     args = parser.parse_args()
+    cache = "cold: build cache deleted before each pnp run" if args.cold else "warm build cache"
     print(f"whole processes, {args.pairs} alternated pairs per size; replay net of unpickling; "
+          f"{cache}; "
           f"load average {load_average()} (2 cores)")
     print(f"{'ships':>7} {'copies':>7} {'pnp s':>8} {'replay s':>9} {'ratio':>6} "
           f"{'pnp cpu':>8} {'rep cpu':>8} {'cpu rat':>7} "
           f"{'ms/card':>8} {'peak MiB':>9} {'KiB/card':>9} {'replay MiB':>11}")
     with tempfile.TemporaryDirectory() as scratch:
         for ships in args.sizes:
-            row = measure(ships, args.pairs, Path(scratch))
+            row = measure(ships, args.pairs, Path(scratch), args.cold)
             verdict = "OK" if row["ratio"] <= BUDGET else f"over {BUDGET}x"
             print(f"{row['ships']:>7} {row['copies']:>7} {row['pnp']:>8.2f} "
                   f"{row['replay']:>9.2f} {row['ratio']:>6.2f} {row['pnp_cpu']:>8.2f} "
