@@ -11,8 +11,11 @@ alternately, each checked by its JSON output:
 - ``one bad card``: the same with the last ship's name far too long to fit, which must exit 1
   with exactly that text-overflow finding at that card's line (the finding comes last, after
   everything else was read and laid out).
+``--data-game`` times a game defined in data instead: bench/datagame_validate.py's game
+(schemas, three CEL card rules, one CEL set rule over every card) with as many cards as make
+10 MB (about 92,000, in files of 46,000), which must end in exactly the set rule's finding.
 Printed: medians of wall and CPU seconds, peak memory, and the verdict against 10 s / 1 GiB.
-Run: ``.venv/bin/python bench/large_input.py [--megabytes 10] [--runs 3]``.
+Run: ``.venv/bin/python bench/large_input.py [--megabytes 10] [--runs 3] [--data-game]``.
 """
 
 from __future__ import annotations
@@ -77,11 +80,61 @@ def _spoil_last_name(pack: Path) -> tuple[Path, int]:
     return last, number + 1
 
 
+#: bytes of YAML per generated data card (measured: 1,000 cards are 108,597 bytes)
+BYTES_PER_DATA_CARD = 109
+#: data cards per card file: 5 MB, within the 8 MiB file limit
+DATA_CARDS_PER_FILE = 46_000
+
+
+def make_data_game(root: Path, cards: int) -> Path:
+    """bench/datagame_validate.py's game (two kinds with schemas, three card rules, one set
+    rule over every card) with ``cards`` cards in files of DATA_CARDS_PER_FILE."""
+    import re
+
+    from datagame_validate import write_pack
+
+    pack = write_pack(root, min(cards, DATA_CARDS_PER_FILE))
+    first = (pack / "cards.yaml").read_text(encoding="utf-8")
+    made, number = min(cards, DATA_CARDS_PER_FILE), 1
+    while made < cards:
+        lines = first.splitlines()[:1 + min(cards - made, DATA_CARDS_PER_FILE)]
+        text = re.sub(r"(id: \w+)-(\d+)", rf"\1-f{number}x\2", "\n".join(lines) + "\n")
+        (pack / f"cards-{number:02d}.yaml").write_text(text, encoding="utf-8")
+        made += len(lines) - 1
+        number += 1
+    return pack
+
+
+def set_rule_finding(cards: int, pack: Path):
+    """The generated game breaks its set rule (at most 20 legends; every hundredth card is
+    one): exit 1 with exactly that finding, located at the rule in game.yaml, on all cards."""
+    line = next(number for number, text in enumerate(
+        (pack / "game.yaml").read_text(encoding="utf-8").splitlines(), start=1)
+        if "code: few-legends" in text)
+
+    def check(completed: subprocess.CompletedProcess[bytes]) -> None:
+        report = _json_of(completed)
+        found = [(f["code"], Path(f["file"]).name, f["line"]) for f in report["findings"]]
+        expected = [("few-legends", "game.yaml", line)]
+        if completed.returncode != 1 or found != expected \
+                or report["summary"]["cards"] != cards:
+            raise BenchmarkFailed(f"expected exit 1 and {expected} on {cards} cards, got exit "
+                                  f"{completed.returncode}, {found[:3]}, "
+                                  f"{report['summary']['cards']} cards")
+    return check
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--megabytes", type=float, default=10.0)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--data-game", action="store_true",
+                        help="time a game defined in data (cards, schemas, CEL card and set "
+                             "rules) instead of CWNB ships")
     args = parser.parse_args()
+    if args.data_game:
+        main_data_game(args.megabytes, args.runs)
+        return
     ships = int(args.megabytes * 1_000_000 / BYTES_PER_SHIP)
     with tempfile.TemporaryDirectory() as scratch:
         for name in ("good", "bad"):
@@ -100,13 +153,29 @@ def main() -> None:
             "one bad card": ([*PNP, "validate", str(BASE), "--with", str(bad), "--format",
                               "json"], one_bad(cards, file, line)),
         }, args.runs)
-        report(runs)
-        for item in runs.values():
-            verdict = "OK" if item.median <= SECONDS and max(item.peak_mib) <= MIB \
-                else f"over {SECONDS:g} s / {MIB:g} MiB"
-            print(f"  {item.name}: {item.median:.2f} s wall, {item.median_cpu:.2f} s CPU, "
-                  f"peak {max(item.peak_mib):.0f} MiB -> {verdict}")
-        print(f"load average at the end {load_average()}")
+        _verdicts(runs)
+
+
+def main_data_game(megabytes: float, runs_wanted: int) -> None:
+    cards = int(megabytes * 1_000_000 / BYTES_PER_DATA_CARD)
+    with tempfile.TemporaryDirectory() as scratch:
+        pack = make_data_game(Path(scratch), cards)
+        size = sum(path.stat().st_size for path in pack.glob("cards*.yaml")) / 1e6
+        print(f"a game defined in data: {cards} cards in {size:.2f} MB of card files; whole "
+              f"processes, {runs_wanted} runs, load average {load_average()} (2 cores)")
+        runs = alternate({"data game": ([*PNP, "validate", str(pack), "--format", "json"],
+                                        set_rule_finding(cards, pack))}, runs_wanted)
+        _verdicts(runs)
+
+
+def _verdicts(runs) -> None:
+    report(runs)
+    for item in runs.values():
+        verdict = "OK" if item.median <= SECONDS and max(item.peak_mib) <= MIB \
+            else f"over {SECONDS:g} s / {MIB:g} MiB"
+        print(f"  {item.name}: {item.median:.2f} s wall, {item.median_cpu:.2f} s CPU, "
+              f"peak {max(item.peak_mib):.0f} MiB -> {verdict}")
+    print(f"load average at the end {load_average()}")
 
 
 if __name__ == "__main__":
