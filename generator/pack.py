@@ -262,14 +262,8 @@ def _read_card_files(folder: PackFolder, files: list[PackFile], game: Game
     process's. Closing the generator (the caller stopped at a bound) stops the forked
     reader."""
     sizes = [_size(file) for file in files]
-    half, read = sum(sizes) / 2, 0
-    split = len(files)
-    if sum(sizes) >= SPLIT_BYTES and worker_count(2) > 1:
-        for index, size in enumerate(sizes[:-1]):
-            read += size
-            if read >= half:
-                split = index + 1
-                break
+    split = split_point(sizes) if sum(sizes) >= SPLIT_BYTES and worker_count(2) > 1 \
+        else len(files)
     if split >= len(files):
         for file in files:
             yield _card_documents(folder, file, game)
@@ -279,6 +273,18 @@ def _read_card_files(folder: PackFolder, files: list[PackFile], game: Game
         for file in files[:split]:
             yield _card_documents(folder, file, game)
         yield from reader.result()
+
+
+def split_point(sizes: list[int]) -> int:
+    """How many files (of these sizes, in order) this process reads while a forked one reads
+    the rest: the split nearest 55 % of the bytes here, as this process also unpickles what
+    the other read (about 40 % of reading it) while the other pickles it (two files of 5.19
+    and 5.20 MB split after the first); all of them when there is one file."""
+    if len(sizes) < 2:
+        return len(sizes)
+    target = 0.55 * sum(sizes)
+    read = [sum(sizes[:count]) for count in range(1, len(sizes))]
+    return 1 + min(range(len(read)), key=lambda index: abs(read[index] - target))
 
 
 def _read_within_bound(folder: PackFolder, files: list[PackFile], game: Game

@@ -34,8 +34,18 @@ EDGE_CASES = [
     "cost * 2 + 1 >= hull", "name + 'x' == 'Ax'", "hull - cost > 0",
     "9223372036854775807 + hull > 0",
     "-9223372036854775807 - hull < 0", "traits + traits == []", "2 * 3 - 1 == 5",
+    # comprehension macros (set rules over every card)
+    "traits.exists(t, t == 'a')", "traits.all(t, t == 'hunter')", "traits.all(t, t > 1)",
+    "traits.filter(t, t != 'a').size() > 0", "traits.exists_one(t, t == 'b')",
+    "traits.map(t, size(t)).size() == size(traits)", "[1, 2, 3].filter(x, x > hull).size() >= 1",
+    "traits.exists(hull, hull == 'a')", "traits.exists(t, traits.all(u, u == t))",
+    "[hull, cost].exists(x, x == 1)", "[traits].all(l, l.exists(t, t == 'hunter'))",
+    "[self].filter(c, has(c.bombs) && c.bombs > 0).size() == 1", "name.exists(c, c == 'A')",
+    "traits.exists(t, t)", "traits.map(t, t + 'x').size() == 2", "[1, 1].exists_one(x, x == 1)",
+    "traits.exists_one(t, size(t) > 0)",
     # beyond the subset: compiled by cel-python only
-    "hull / 2 > 1", "hull % 2 == 0", "--hull == 1", "traits.exists(t, t == 'a')", "int(cost) > 1",
+    "hull / 2 > 1", "hull % 2 == 0", "--hull == 1", "traits.map(t, t == 'a', t)",
+    "traits.exists(1, true)", "int(cost) > 1",
     "name.startsWith('A')", r"name == 'a\'b'", "0x10 == hull", "1u == 1u", "[1, 2,] == []",
     "hull < cost < 3", "r'raw' == name", "type(hull) == int",
 ]

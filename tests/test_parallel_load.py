@@ -51,10 +51,12 @@ def _pack(root: Path, files: int, ships: int) -> Path:
     return pack
 
 
+BASE_GAME = load_pack(CWNB).game
+
+
 def _read(pack: Path, monkeypatch, jobs: str):
     monkeypatch.setenv("PNP_JOBS", jobs)
-    base = load_pack(CWNB)
-    return load_pack(pack, base.game)
+    return load_pack(pack, BASE_GAME)
 
 
 def test_files_read_on_two_cores_give_what_one_process_reads(tmp_path: Path,
@@ -122,3 +124,11 @@ def test_a_cards_field_locations_are_found_when_asked_and_travel_as_a_dict() -> 
     back = pickle.loads(pickle.dumps(ship))
     assert type(back.source.fields) is dict
     assert back.source.fields == dict(ship.source.fields)
+
+
+@pytest.mark.parametrize(("sizes", "here"), [
+    ([5_190_000, 5_200_000], 1), ([5_200_000, 5_190_000], 1), ([1, 1, 1, 1, 6], 4),
+    ([2, 2, 2, 2, 2], 3), ([9], 1), ([], 0), ([1, 100], 1),
+    ([2_140_000] * 4 + [1_440_000], 3)])
+def test_the_files_split_a_little_past_half_their_bytes(sizes: list[int], here: int) -> None:
+    assert pack_module.split_point(sizes) == here

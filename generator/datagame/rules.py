@@ -455,16 +455,65 @@ def check_set_rule(rule: DataRule, cards: CelCards) -> list[Finding]:
     costly = _too_costly(rule, len(targets))
     if costly is not None:
         return [costly]
-    listing = cards.listing(rule.kind)
-    value = rule.expression.evaluate({"cards": listing})
+    # the subset decides over the cards' plain fields (microseconds a card); only what it
+    # leaves to cel-python pays for converting every card to CEL values (see celfast)
+    plain = [card.fields for card in targets]
+    value = _subset_answer(rule.check, {"cards": plain})
+    if value is None:
+        value = rule.expression.evaluate({"cards": cards.listing(rule.kind)})
     if value is True:
         return []
     if is_error(value) or not isinstance(value, bool):
         return [_eval_failure(rule, [("", value)])]
-    ids = involved(rule, "cards", [(c.id, cards.value(c)) for c in targets],
-                   {"cards": listing})
+    ids = _involved_cards(rule, cards, targets, plain)
     text = f"{rule.text()}; {_named(ids)}" if ids else rule.text()
     return [rule.finding(text, rule.location)]
+
+
+def _subset_answer(text: str, values: Mapping[str, Any]) -> Any:
+    """The CEL subset's value of ``text`` (None: cel-python must give it)."""
+    fast = compile_subset(text)
+    if fast is None:
+        return None
+    try:
+        return fast(values)
+    except Defer:
+        return None
+
+
+def _involved_cards(rule: DataRule, cards: CelCards, targets: list[DataCard],
+                    plain: list[Mapping[str, Any]]) -> list[str]:
+    """:func:`involved` for a set rule: its predicate answered by the subset over each card's
+    plain fields where it can, by cel-python (CEL values, converted then) where not."""
+    assert rule.expression is not None
+    macro = first_macro(rule.expression, ["cards"])
+    fast = compile_subset(macro[2]) if macro is not None else None
+    if macro is None or fast is None:
+        return involved(rule, "cards", [(c.id, cards.value(c)) for c in targets],
+                        {"cards": cards.listing(rule.kind)})
+    method, variable, _ = macro
+    names: list[str] = []
+    for card, fields in zip(targets, plain, strict=True):
+        try:
+            result = fast({"cards": plain, variable: fields})
+        except Defer:
+            result = _cel_predicate(rule, cards, card)
+        if isinstance(result, bool) and result is (method != "all"):
+            names.append(card.id)
+    return names
+
+
+def _cel_predicate(rule: DataRule, cards: CelCards, card: DataCard) -> Any:
+    """cel-python's answer for one card of a set rule's first comprehension."""
+    assert rule.expression is not None
+    macro = first_macro(rule.expression, ["cards"])
+    assert macro is not None
+    _, variable, predicate = macro
+    try:
+        compiled = compile_expression(predicate)
+    except CelProblem:
+        return None
+    return compiled.evaluate({"cards": cards.listing(rule.kind), variable: cards.value(card)})
 
 
 def check_rules(rules: Sequence[DataRule], cards: Iterable[DataCard]) -> list[Finding]:
