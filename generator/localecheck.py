@@ -242,8 +242,7 @@ def _source_texts(card: Card) -> list[tuple[str, str]]:
 
 def _card_texts(card: Card) -> list[tuple[str, str, str]]:
     """(yaml key, context, source text) of a card's translatable fields."""
-    return [(card.yaml_key(attr), field_context(card.id, card.yaml_key(attr)), text)
-            for attr, text in card.text_fields().items()]
+    return [(key, field_context(card.id, key), text) for key, text in _source_texts(card)]
 
 
 def check_locale(card_set: CardSet, game: Game, locale: str, strict: bool = False,

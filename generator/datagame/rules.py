@@ -491,29 +491,20 @@ def _involved_cards(rule: DataRule, cards: CelCards, targets: list[DataCard],
     if macro is None or fast is None:
         return involved(rule, "cards", [(c.id, cards.value(c)) for c in targets],
                         {"cards": cards.listing(rule.kind)})
-    method, variable, _ = macro
+    method, variable, predicate = macro
     names: list[str] = []
     for card, fields in zip(targets, plain, strict=True):
         try:
             result = fast({"cards": plain, variable: fields})
-        except Defer:
-            result = _cel_predicate(rule, cards, card)
+        except Defer:  # this card's answer is cel-python's, over CEL values
+            try:
+                result = compile_expression(predicate).evaluate(
+                    {"cards": cards.listing(rule.kind), variable: cards.value(card)})
+            except CelProblem:
+                result = None
         if isinstance(result, bool) and result is (method != "all"):
             names.append(card.id)
     return names
-
-
-def _cel_predicate(rule: DataRule, cards: CelCards, card: DataCard) -> Any:
-    """cel-python's answer for one card of a set rule's first comprehension."""
-    assert rule.expression is not None
-    macro = first_macro(rule.expression, ["cards"])
-    assert macro is not None
-    _, variable, predicate = macro
-    try:
-        compiled = compile_expression(predicate)
-    except CelProblem:
-        return None
-    return compiled.evaluate({"cards": cards.listing(rule.kind), variable: cards.value(card)})
 
 
 def check_rules(rules: Sequence[DataRule], cards: Iterable[DataCard]) -> list[Finding]:

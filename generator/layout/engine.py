@@ -161,12 +161,7 @@ def _condition_key(expression: str, values: Mapping[str, object]) -> tuple | Non
     names = _condition_names(expression)
     if names is None:
         return None
-    key = (condition_holds, expression, tuple(_frozen(values.get(name)) for name in names))
-    try:
-        hash(key)
-    except TypeError:
-        return None
-    return key
+    return _reading_key((condition_holds, expression), names, values)
 
 
 def _evaluated(expression: str, values: Mapping[str, object],
@@ -582,9 +577,15 @@ def _widget_reading(widget: Widget, element: Element, values: Mapping[str, objec
     names = getattr(widget, "face_values", None)
     if names is None or ctx.memo is None:
         return None
+    return _reading_key((reads, id(element), id(ctx.manifest), ctx.card_root), names, values)
+
+
+def _reading_key(prefix: tuple, names: tuple[str, ...],
+                 values: Mapping[str, object]) -> tuple | None:
+    """``prefix`` and the values ``names`` take on this face, as a memo key (None: a value
+    that cannot be one, such as a mapping)."""
+    key = (*prefix, tuple(_frozen(values.get(name)) for name in names))
     try:
-        read = tuple(_frozen(values.get(name)) for name in names)
-        key = (reads, id(element), id(ctx.manifest), ctx.card_root, read)
         hash(key)
     except TypeError:
         return None
