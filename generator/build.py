@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING
 from generator.buildcache import CACHE_FOLDER
 from generator.cardfaces import CardFaces
 from generator.errors import UsageError
+from generator.facecache import FACES_FOLDER
 from generator.findings import Finding, has_errors
 from generator.games.base import Game
 from generator.impose import Imposition, Page, SheetOptions, Slot, impose
 from generator.model import CardSet
 from generator.outdir import atomic_folder
-from generator.prepare import prepare
+from generator.prepare import FaceCacheFolder, prepare
 from generator.progress import Progress
 from generator.sheetfiles import write_sheet_files
 from generator.vectorart import ART_FOLDER
@@ -122,7 +123,9 @@ def build(pack: Path, expansions: tuple[Path, ...], locale: str | None, options:
     progress.relabel("laying out cards")
     preparation = prepare(pack, expansions, locale, options.bleed_mm, ink_saver=ink_saver,
                           strict=strict, progress=progress,
-                          allow_overflow=allow_overflow)
+                          allow_overflow=allow_overflow,
+                          face_cache=FaceCacheFolder(out_root / CACHE_FOLDER / FACES_FOLDER,
+                                                     reuse=reuse, exclude=out_root))
     result = BuildResult(out_dir=None, findings=preparation.findings)
     ready = preparation.prepared
     if ready is None:
@@ -169,7 +172,8 @@ def build(pack: Path, expansions: tuple[Path, ...], locale: str | None, options:
                               progress.advance, cache=out_root / CACHE_FOLDER / "pages" / name
                               / locale / folder, reuse=reuse,
                               art_cache=out_root / CACHE_FOLDER / ART_FOLDER,
-                              alongside=write_manifest)  # while the fronts are drawn
+                              alongside=write_manifest,  # while the fronts are drawn
+                              digests=faces.digests)
     except OSError as exc:
         raise UsageError(f"{target}: cannot write the build: {exc.strerror or exc}") from None
     result.out_dir = target

@@ -15,6 +15,7 @@ time: they change only when pnp is installed again or edited in a checkout.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -99,12 +100,18 @@ def fingerprint(packs: Iterable[Path], extra_files: Iterable[Path], options: dic
     for path in extra_files:
         digest.update(f"file {path.resolve()}\n".encode())
         digest.update(_content_hash(path))
+    digest.update(pnp_stamps())
+    return digest.hexdigest()
+
+
+@functools.cache
+def pnp_stamps() -> bytes:
+    """pnp's own files that decide what a build draws (code, schemas, templates, fonts), by
+    path, size and time."""
     from generator.resources import builtin_templates_root
 
-    # pnp's own files that decide what a build draws: code, schemas, templates, fonts
-    for root in (_PACKAGE, builtin_templates_root(), *_font_roots()):
-        digest.update(_stat_lines(root))
-    return digest.hexdigest()
+    return b"".join(_stat_lines(root)
+                    for root in (_PACKAGE, builtin_templates_root(), *_font_roots()))
 
 
 def _outputs(folder: Path) -> dict[str, list[int]]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from generator.findings import Finding, error, warning
 from generator.forked import Forked, worker_count
@@ -19,6 +20,9 @@ from generator.layout.template import TemplateError
 from generator.localize import Localizer
 from generator.location import Location
 from generator.model import Card, CardSet
+
+if TYPE_CHECKING:  # a build's cache of faces (generator.facecache), not validate's concern
+    from generator.facecache import FaceCache
 
 FaceKey = tuple[str, str]  # (template name, card id or SHARED_FACE for a shared face)
 SHARED_FACE = "*"
@@ -40,6 +44,11 @@ class CardFaces:
     findings: list[Finding] = field(default_factory=list)
     #: overflows already reported -> (index of their finding, how many more cards repeat it)
     reported: dict[tuple[object, ...], list[int]] = field(default_factory=dict)
+    #: with a face cache: each face's digest (what it was laid out from, see
+    #: generator.facecache), where it has one
+    digests: dict[FaceKey, bytes] = field(default_factory=dict)
+    #: how many faces were laid out rather than taken from the cache
+    laid_out: int = 0
 
 
 def _report(layout: FaceLayout, card: Card, localizer: Localizer, side: str,
@@ -79,17 +88,19 @@ def lay_out_cards(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm:
                   on_card: Callable[[], None] | None = None,
                   allow_overflow: bool = False, cards: Sequence[Card] | None = None,
                   count_repeats: bool = True,
-                  laid_out_elsewhere: Collection[FaceKey] = ()) -> CardFaces:
+                  laid_out_elsewhere: Collection[FaceKey] = (),
+                  cache: FaceCache | None = None) -> CardFaces:
     """Lay out the front and back of every card of ``card_set`` (or of ``cards``, a part of it)
     in ``localizer``'s locale; ``on_card`` is called after each card (a progress bar counts
     them). A text that does not fit is an error finding, a warning with ``allow_overflow``.
     Findings repeated on several faces are counted in the first one's message unless
     ``count_repeats`` is False (a part whose counts are added to another's); faces in
-    ``laid_out_elsewhere`` (shared faces another part lays out) are only named."""
+    ``laid_out_elsewhere`` (shared faces another part lays out) are only named. With
+    ``cache``, a face it keeps under the face's digest is taken from it, not laid out."""
     with collector_paused():  # thousands of faces, no cycles (see generator.gcpause)
         result = _lay_out(card_set, game, localizer, bleed_mm, ink_saver, on_card,
                           allow_overflow, card_set.cards if cards is None else cards,
-                          laid_out_elsewhere)
+                          laid_out_elsewhere, cache)
     if count_repeats:
         _count_repeats(result)
     return result
@@ -97,7 +108,8 @@ def lay_out_cards(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm:
 
 def _lay_out(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm: float,
              ink_saver: bool, on_card: Callable[[], None] | None, allow_overflow: bool,
-             cards: Sequence[Card], laid_out_elsewhere: Collection[FaceKey]) -> CardFaces:
+             cards: Sequence[Card], laid_out_elsewhere: Collection[FaceKey],
+             cache: FaceCache | None) -> CardFaces:
     assert game.faces is not None
     palette = game.palette("ink_saver" if ink_saver else "normal")
     widgets = {"set_mark": set_mark_widget, **game.faces.widgets}
@@ -106,6 +118,7 @@ def _lay_out(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm: floa
     result = CardFaces()
     memo: dict[object, object] = {}  # what the faces of this run share (see FaceContext.memo)
     templates: dict[str, object] = {}
+    pack_index = {id(pack): index for index, pack in enumerate(card_set.packs)}
     for card in cards:
         values: dict[str, object] | None = None
         pack = card_set.pack_of(card)
@@ -127,6 +140,20 @@ def _lay_out(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm: floa
                 values = {**game.faces.values(card, localizer.field, localizer.label),
                           "set_mark": manifest.set_mark,
                           "set_mark_label": manifest.set_mark_label}
+            if cache is not None:
+                # a data game's conditions read the card's own fields
+                fields = getattr(card, "fields", None) if game.data is not None else None
+                digest = cache.digest(template.name, pack_index[id(pack)], values,
+                                      dict(fields) if fields is not None else None)
+                if digest is not None:
+                    result.digests[key] = digest
+                kept = cache.layout(digest)
+                if kept is not None:
+                    result.layouts[key] = kept
+                    _report(kept, card, localizer, side, result, allow_overflow,
+                            game.data is not None)
+                    continue
+            result.laid_out += 1
             ctx = FaceContext(palette=palette, manifest=manifest, locale=localizer.locale,
                               label=localizer.label, widgets=widgets,
                               icons=icons, bleed_mm=bleed_mm, art_root=art_root,
@@ -142,6 +169,7 @@ def _lay_out(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm: floa
                                              or Location(template.file), card.id,
                                              localizer.locale))
                 layout = FaceLayout(template.width_mm, template.height_mm)
+                result.digests.pop(key, None)  # (a face that failed is never kept)
             result.layouts[key] = layout
             _report(layout, card, localizer, side, result, allow_overflow,
                     game.data is not None)
@@ -174,12 +202,13 @@ def layout_findings(card_set: CardSet, game: Game, localizer: Localizer) -> list
 def lay_out_in_two(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm: float,
                    keep_layouts: bool = True, ink_saver: bool = False,
                    on_card: Callable[[], None] | None = None,
-                   allow_overflow: bool = False) -> CardFaces:
+                   allow_overflow: bool = False, cache: FaceCache | None = None) -> CardFaces:
     """:func:`lay_out_cards` on both cores: a large set's second half is laid out in a forked
     process, and only its findings (and, with ``keep_layouts``, its faces) come back. The
-    result is the one run's: same faces in the same order, same findings and repeat counts."""
+    result is the one run's: same faces in the same order, same findings and repeat counts.
+    With ``cache``, faces it keeps are taken from it (see generator.facecache)."""
     with PendingLayout(card_set, game, localizer, bleed_mm, keep_layouts, ink_saver,
-                       on_card, allow_overflow) as pending:
+                       on_card, allow_overflow, cache=cache) as pending:
         return pending.result()
 
 
@@ -187,37 +216,48 @@ class PendingLayout:
     """A layout begun now and collected later: a large set's last ``child_share`` of cards is
     laid out at once in a forked process, the rest by this process in :meth:`result`. Begun
     before the rule checks, the child lays out while this process checks (validate gives it
-    more than half for that reason). Below :data:`SPLIT_CARDS` cards, or on one core, all of
-    it happens in :meth:`result`. Use it as a context manager, so that an error on the way
-    stops the child."""
+    more than half for that reason). Below :data:`SPLIT_CARDS` cards, on one core, or with a
+    cache that holds most faces, all of it happens in :meth:`result`. Use it as a context
+    manager, so that an error on the way stops the child."""
 
     def __init__(self, card_set: CardSet, game: Game, localizer: Localizer, bleed_mm: float,
                  keep_layouts: bool = True, ink_saver: bool = False,
                  on_card: Callable[[], None] | None = None, allow_overflow: bool = False,
-                 child_share: float = 0.5) -> None:
+                 child_share: float = 0.5, cache: FaceCache | None = None) -> None:
         cards = card_set.cards
 
         def part(chosen: Sequence[Card], elsewhere: Collection[FaceKey] = (),
                  advance: Callable[[], None] | None = None) -> CardFaces:
             faces = lay_out_cards(card_set, game, localizer, bleed_mm, ink_saver, advance,
                                   allow_overflow, chosen, count_repeats=False,
-                                  laid_out_elsewhere=elsewhere)
+                                  laid_out_elsewhere=elsewhere, cache=cache)
             if not keep_layouts:
                 faces.layouts.clear()  # nothing but the findings travels back
+                faces.digests.clear()
+            return faces
+
+        def child_part(chosen: Sequence[Card], elsewhere: Collection[FaceKey]) -> CardFaces:
+            faces = part(chosen, elsewhere)
+            if cache is not None:  # the parent has the cached faces: only their names travel
+                for face, digest in faces.digests.items():
+                    if digest in cache.known and face in faces.layouts:
+                        faces.layouts[face] = None  # type: ignore[assignment]
             return faces
 
         self._part = part
+        self._cache = cache
         self._on_card = on_card
         self._cards = cards
         self._cut = len(cards)
         self._child: Forked[CardFaces] | None = None
-        if len(cards) < SPLIT_CARDS or worker_count(2) < 2:
-            return
+        if len(cards) < SPLIT_CARDS or worker_count(2) < 2 or (
+                cache is not None and len(cache.known) > len(cards) / 2):
+            return  # (faces taken from a cache cost less than a fork and their way back)
         self._cut = round(len(cards) * (1 - child_share))
         # a face every card shares (a deck's back) is laid out and reported by the first part
         shared = _shared_faces(game, cards[:self._cut])
         later = cards[self._cut:]
-        self._child = Forked(lambda: part(later, shared))
+        self._child = Forked(lambda: child_part(later, shared))
 
     def result(self) -> CardFaces:
         if self._child is None:
@@ -229,7 +269,12 @@ class PendingLayout:
         self._child = None
         first.fronts.update(second.fronts)
         first.backs.update(second.backs)
+        first.laid_out += second.laid_out
+        for key, digest in second.digests.items():
+            first.digests.setdefault(key, digest)
         for key, layout in second.layouts.items():
+            if layout is None and self._cache is not None:  # a cached face, named only
+                layout = self._cache.layout(second.digests[key])  # type: ignore[assignment]
             first.layouts.setdefault(key, layout)
         _append_part(first, second)
         _count_repeats(first)

@@ -42,7 +42,7 @@ class PackLoad:
     documents: dict[str, YamlDocument] = field(default_factory=dict)
 
 
-__all__ = ["PackLoad", "card_files", "display_path", "load_pack"]
+__all__ = ["PackLoad", "card_files", "card_suffixes", "display_path", "load_pack"]
 
 
 def card_files(folder: PackFolder, suffixes: frozenset[str] = _YAML_SUFFIXES
@@ -56,6 +56,12 @@ def card_files(folder: PackFolder, suffixes: frozenset[str] = _YAML_SUFFIXES
              if file.suffix in suffixes and str(file.relative) not in _NOT_CARD_FILES
              and file.relative.parts[0] not in _NOT_CARD_DIRS]
     return found, list(listing.findings)
+
+
+def card_suffixes(game: Game) -> frozenset[str]:
+    """The kinds of file that hold a game's cards: YAML, and for a game defined in data also
+    tables (CSV, Excel)."""
+    return _YAML_SUFFIXES | {".csv", ".xlsx"} if game.data is not None else _YAML_SUFFIXES
 
 
 def _manifest(doc: YamlDocument, game: str) -> Manifest:
@@ -330,8 +336,7 @@ def load_pack(path: Path, base_game: Game | None = None) -> PackLoad:
     manifest, game = loaded
     cards: list[Card] = []
     seen: dict[str, Location] = {}
-    suffixes = _YAML_SUFFIXES | {".csv", ".xlsx"} if game.data is not None else _YAML_SUFFIXES
-    files, refused = card_files(folder, suffixes)
+    files, refused = card_files(folder, card_suffixes(game))
     result.findings.extend(refused)
     documents: list[YamlDocument] = []
     entries = 0  # card entries read so far (a bound on the cards to build)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from generator.cardfaces import CardFaces, lay_out_in_two
 from generator.errors import UsageError
@@ -18,6 +19,9 @@ from generator.localecheck import check_locale, localizer_for
 from generator.localize import Localizer
 from generator.model import CardSet
 from generator.progress import Progress
+
+if TYPE_CHECKING:
+    from generator.facecache import FaceCache
 
 
 @dataclass(slots=True)
@@ -42,10 +46,12 @@ class Preparation:
 
 def prepare(pack: Path, expansions: tuple[Path, ...], locale: str | None, bleed_mm: float,
             *, ink_saver: bool = False, strict: bool = False,
-            progress: Progress | None = None, allow_overflow: bool = False) -> Preparation:
+            progress: Progress | None = None, allow_overflow: bool = False,
+            face_cache: FaceCacheFolder | None = None) -> Preparation:
     """Validate, check ``locale`` (default: the pack's source language) and lay out the faces
     with ``bleed_mm`` of bleed art; ``prepared`` is None when an error stopped the way.
-    ``progress`` counts the cards laid out."""
+    ``progress`` counts the cards laid out. With ``face_cache`` the faces are kept there for
+    the next build, which takes every face whose inputs did not change from it."""
     from generator.validate import validate
 
     checked = validate(pack, expansions)
@@ -68,10 +74,54 @@ def prepare(pack: Path, expansions: tuple[Path, ...], locale: str | None, bleed_
         return result
     if progress is not None:
         progress.extend(len(card_set.cards))
+    kept = face_cache.open(card_set, game, locale, bleed_mm, ink_saver) \
+        if face_cache is not None else None
     faces = lay_out_in_two(card_set, game, localizer, bleed_mm, ink_saver=ink_saver,
                            on_card=progress.advance if progress is not None else None,
-                           allow_overflow=allow_overflow)
+                           allow_overflow=allow_overflow, cache=kept)
     result.findings.extend(faces.findings)
     if not has_errors(faces.findings):
         result.prepared = Prepared(card_set, game, locale, localizer, faces)
+        if kept is not None and face_cache is not None:
+            face_cache.keep(kept, faces)
     return result
+
+
+@dataclass(slots=True)
+class FaceCacheFolder:
+    """Where a build keeps its faces (``<out>/.pnp-cache/faces``), whether it may take the
+    last build's (``reuse``; ``--force`` lays every face out again, and still keeps them), and
+    the output root to leave out of the inputs when it lies inside a pack."""
+
+    folder: Path
+    reuse: bool = True
+    exclude: Path | None = None
+    _path: Path | None = None
+
+    def open(self, card_set: CardSet, game: Game, locale: str, bleed_mm: float,
+             ink_saver: bool) -> FaceCache | None:
+        """The faces kept for this pack and locale under this build's inputs (None: the
+        inputs cannot all be read; the build then reports them itself)."""
+        from generator import facecache
+        from generator.pack import card_files, card_suffixes
+        from generator.packfiles import PackFolder
+
+        suffixes = card_suffixes(game)
+        try:
+            key = facecache.inputs_key(
+                [(pack.root, {str(file.relative) for file in card_files(PackFolder(pack.root),
+                                                                          suffixes)[0]})
+                 for pack in card_set.packs],
+                {"game": game.name, "locale": locale, "bleed_mm": bleed_mm,
+                 "ink_saver": ink_saver}, self.exclude)
+        except OSError:
+            return None
+        name = "+".join(p.manifest.pack for p in card_set.packs)
+        self._path = self.folder / name / f"{locale}.faces"
+        return facecache.load(self._path, key) if self.reuse else facecache.FaceCache(key)
+
+    def keep(self, cache: FaceCache, faces: CardFaces) -> None:
+        from generator import facecache
+
+        if self._path is not None:
+            facecache.save(self._path, cache, faces.layouts, faces.digests)

@@ -19,11 +19,12 @@ and qpdf's file id is computed from the content.
 from __future__ import annotations
 
 import math
+import operator
 import os
 import shutil
 from collections import Counter
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.forked import in_two_processes, worker_count
@@ -45,6 +46,9 @@ class SheetJob:
     paper_mm: tuple[float, float]
     bleed_mm: float
     faces: dict[FaceKey, FaceLayout]
+    #: what each face was laid out from, where known (generator.facecache): equal digests,
+    #: equal drawings
+    digests: Mapping[FaceKey, bytes] = field(default_factory=dict)
 
 
 def draw_pages(job: SheetJob, first: int, stop: int, path: Path, title: str,
@@ -119,9 +123,10 @@ def _draw_chunks(job: SheetJob, tasks: list[tuple[int, int, Path]], title: str,
 def chunk_key(job: SheetJob, first: int, stop: int, title: str) -> str:
     """What a chunk's PDF depends on, hashed: its pages (placements, marks, boxes), the
     drawing of every face they place, the paper, bleed and title, pnp's and ReportLab's
-    versions, and the size and time of every art file drawn. Equal keys, equal bytes."""
+    versions, and the size and time of every art file drawn. Equal keys, equal bytes. A face
+    is named by its digest, which covers everything its drawing was laid out from (pnp's
+    code and the options included), where it has one, else by its ops."""
     import hashlib
-    import pickle
 
     from reportlab import Version as reportlab_version
 
@@ -129,12 +134,80 @@ def chunk_key(job: SheetJob, first: int, stop: int, title: str) -> str:
 
     pages = job.pages[first:stop]
     used = sorted({placement.face for page in pages for placement in page.placements})
-    art = sorted({op.path for face in used for op in job.faces[face].ops
-                  if isinstance(op, Image)})
+    digests = job.digests
+    # (a face's digest covers its art: the packs' files by content, pnp's by size and time)
+    art = sorted({op.path for face in used if face not in digests
+                  for op in job.faces[face].ops if isinstance(op, Image)})
     stamps = [(path, os.stat(path).st_size, os.stat(path).st_mtime_ns) for path in art]
-    described = (__version__, reportlab_version, job.paper_mm, job.bleed_mm, title, list(pages),
-                 [(face, job.faces[face].ops) for face in used], stamps)
-    return hashlib.sha256(pickle.dumps(described, protocol=5)).hexdigest()[:32]
+    digest = hashlib.sha256(_plain_bytes(
+        (__version__, reportlab_version, job.paper_mm, job.bleed_mm, title, stamps)))
+    for page in pages:
+        digest.update(_plain_bytes(_page_values(page)))
+    for face in used:
+        drawing = digests.get(face)
+        digest.update(_plain_bytes((face, drawing if drawing is not None
+                                    else _ops_values(job.faces[face].ops))))
+    return digest.hexdigest()[:32]
+
+
+def _plain_bytes(value: object) -> bytes:
+    """Plain data (str, numbers, None, tuples and lists of them) written out exactly:
+    marshal's format 2 keeps no references between objects, so the bytes depend on the values
+    only, not on which of them happen to be one object (a face's key shares its card id with
+    the card in one process and not after coming back from a forked one), as pickle's would."""
+    import marshal
+
+    try:
+        return marshal.dumps(value, 2)
+    except ValueError:  # not plain data after all: pickled, without the memo
+        import io
+        import pickle
+
+        buffer = io.BytesIO()
+        pickler = pickle.Pickler(buffer, protocol=5)
+        pickler.fast = True  # (no memo: shared objects are written in full each time)
+        pickler.dump(value)
+        return b"pickle" + buffer.getvalue()
+
+
+def _getter(kind: type) -> Callable[[object], tuple]:
+    """The field values of a slots dataclass (an op, a placement, a grid), in order."""
+    getter = _GETTERS.get(kind)
+    if getter is None:
+        names = kind.__slots__  # type: ignore[attr-defined]
+        getter = _GETTERS[kind] = operator.attrgetter(*names) if len(names) > 1 \
+            else (lambda obj, name=names[0]: (getattr(obj, name),))
+    return getter
+
+
+_GETTERS: dict[type, Callable[[object], tuple]] = {}
+
+
+def _fields(value: object) -> tuple:
+    return (type(value).__qualname__, _getter(type(value))(value))
+
+
+def _ops_values(ops: Sequence[object]) -> tuple:
+    """Ops (or placements) as plain data: all of one class (a page's placements) as the
+    class's name and each one's fields, else each as :func:`_fields`."""
+    kinds = set(map(type, ops))
+    if len(kinds) == 1:
+        kind = kinds.pop()
+        return (kind.__qualname__, list(map(_getter(kind), ops)))
+    return ("", [_fields(op) for op in ops])
+
+
+def _page_values(page: Page) -> tuple:
+    """Every field of a page as plain data: its grid, placements and marks as their fields."""
+    values: list[object] = []
+    for name in page.__slots__:
+        value = getattr(page, name)
+        if isinstance(value, list):
+            value = _ops_values(value)
+        elif hasattr(value, "__slots__"):
+            value = _fields(value)
+        values.append(value)
+    return tuple(values)
 
 
 def _side_by_side(in_worker: Callable[[], None], here: Callable[[], None],
@@ -216,7 +289,8 @@ def write_sheet_files(folder: Path, fronts: Sequence[Page], backs: Sequence[Page
                       faces: dict[FaceKey, FaceLayout], title: str,
                       advance: Callable[[int], None], cache: Path | None = None,
                       reuse: bool = True, art_cache: Path | None = None,
-                      alongside: Callable[[], None] | None = None) -> None:
+                      alongside: Callable[[], None] | None = None,
+                      digests: Mapping[FaceKey, bytes] | None = None) -> None:
     """Write fronts.pdf, and with ``backs`` backs.pdf and duplex.pdf, into ``folder``; file
     titles are ``title`` and the file's role. ``advance`` is told of the pages drawn.
 
@@ -225,7 +299,8 @@ def write_sheet_files(folder: Path, fronts: Sequence[Page], backs: Sequence[Page
     chunks whose pages changed (``reuse=False`` draws all of them again): an edited card costs
     one chunk. ``art_cache`` keeps SVG art compiled for the next build (generator.vectorart).
     ``alongside`` (work that needs no page, e.g. the manifest) runs once in this process: after
-    the backs while a forked worker draws the fronts (one chunk), else before drawing."""
+    the backs while a forked worker draws the fronts (one chunk), else before drawing.
+    ``digests`` name faces by what they were laid out from (see :func:`chunk_key`)."""
 
     if backs is None:
         pages: list[Page] = list(fronts)
@@ -233,7 +308,7 @@ def write_sheet_files(folder: Path, fronts: Sequence[Page], backs: Sequence[Page
     else:
         pages = [page for pair in zip(fronts, backs, strict=True) for page in pair]
         per_sheet, main = 2, "duplex"
-    job = SheetJob(pages, paper_mm, bleed_mm, faces)
+    job = SheetJob(pages, paper_mm, bleed_mm, faces, digests or {})
     read_vector_art(faces.values(), art_cache)  # once, before the drawing processes fork
     size = chunk_sheets(len(pages) // per_sheet) * per_sheet
     chunks = [(first, min(first + size, len(pages))) for first in range(0, len(pages), size)]
