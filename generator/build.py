@@ -121,11 +121,11 @@ def build(pack: Path, expansions: tuple[Path, ...], locale: str | None, options:
     build drew, where unchanged, unless ``reuse`` is false (see generator.sheetfiles)."""
     progress = progress or Progress("", 0, enabled=False)
     progress.relabel("laying out cards")
+    face_cache = FaceCacheFolder(out_root / CACHE_FOLDER / FACES_FOLDER, reuse=reuse,
+                                 exclude=out_root)
     preparation = prepare(pack, expansions, locale, options.bleed_mm, ink_saver=ink_saver,
                           strict=strict, progress=progress,
-                          allow_overflow=allow_overflow,
-                          face_cache=FaceCacheFolder(out_root / CACHE_FOLDER / FACES_FOLDER,
-                                                     reuse=reuse, exclude=out_root))
+                          allow_overflow=allow_overflow, face_cache=face_cache)
     result = BuildResult(out_dir=None, findings=preparation.findings)
     ready = preparation.prepared
     if ready is None:
@@ -165,6 +165,7 @@ def build(pack: Path, expansions: tuple[Path, ...], locale: str | None, options:
                                         "cards": chosen.total}
                 (scratch / "manifest.json").write_text(readable_json(document) + "\n",
                                                        encoding="utf-8")
+                face_cache.keep(faces)  # for the next build (generator.facecache)
 
             write_sheet_files(scratch, imposition.fronts,
                               None if options.duplex == "none" else imposition.backs,

@@ -50,8 +50,9 @@ def prepare(pack: Path, expansions: tuple[Path, ...], locale: str | None, bleed_
             face_cache: FaceCacheFolder | None = None) -> Preparation:
     """Validate, check ``locale`` (default: the pack's source language) and lay out the faces
     with ``bleed_mm`` of bleed art; ``prepared`` is None when an error stopped the way.
-    ``progress`` counts the cards laid out. With ``face_cache`` the faces are kept there for
-    the next build, which takes every face whose inputs did not change from it."""
+    ``progress`` counts the cards laid out. With ``face_cache``, faces the last build kept
+    there are taken from it where their inputs did not change (the caller keeps this build's
+    with :meth:`FaceCacheFolder.keep` once it has printed them)."""
     from generator.validate import validate
 
     checked = validate(pack, expansions)
@@ -82,8 +83,6 @@ def prepare(pack: Path, expansions: tuple[Path, ...], locale: str | None, bleed_
     result.findings.extend(faces.findings)
     if not has_errors(faces.findings):
         result.prepared = Prepared(card_set, game, locale, localizer, faces)
-        if kept is not None and face_cache is not None:
-            face_cache.keep(kept, faces)
     return result
 
 
@@ -97,6 +96,7 @@ class FaceCacheFolder:
     reuse: bool = True
     exclude: Path | None = None
     _path: Path | None = None
+    _opened: FaceCache | None = None
 
     def open(self, card_set: CardSet, game: Game, locale: str, bleed_mm: float,
              ink_saver: bool) -> FaceCache | None:
@@ -118,10 +118,13 @@ class FaceCacheFolder:
             return None
         name = "+".join(p.manifest.pack for p in card_set.packs)
         self._path = self.folder / name / f"{locale}.faces"
-        return facecache.load(self._path, key) if self.reuse else facecache.FaceCache(key)
+        self._opened = facecache.load(self._path, key) if self.reuse \
+            else facecache.FaceCache(key)
+        return self._opened
 
-    def keep(self, cache: FaceCache, faces: CardFaces) -> None:
+    def keep(self, faces: CardFaces) -> None:
+        """Keep ``faces`` (laid out with what :meth:`open` gave) for the next build."""
         from generator import facecache
 
-        if self._path is not None:
-            facecache.save(self._path, cache, faces.layouts, faces.digests)
+        if self._path is not None and self._opened is not None:
+            facecache.save(self._path, self._opened, faces.layouts, faces.digests)

@@ -31,6 +31,8 @@ def laid_out(pack: Path, folder: Path | None, *, reuse: bool = True,
     preparation = prepare(pack, expansions, locale, bleed_mm, ink_saver=ink_saver,
                           face_cache=cache, allow_overflow=allow_overflow)
     assert preparation.prepared is not None, preparation.findings
+    if cache is not None:  # (as a build does once it has printed them)
+        cache.keep(preparation.prepared.faces)
     return preparation.prepared, preparation.findings
 
 
