@@ -16,8 +16,9 @@ from pathlib import Path
 
 from reportlab import rl_config
 from reportlab.lib.colors import HexColor
+from reportlab.lib.rl_accel import escapePDF, fp_str
 from reportlab.lib.units import mm
-from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.fonts import font_name
@@ -35,9 +36,22 @@ FaceKey = tuple[str, str]
 rl_config.useA85 = 0
 
 
+#: a rect's painting operator by (stroke, fill): ReportLab's even-odd fill rule, as its canvas
+#: paints a rect
+_PAINT_OPERATOR = {(1, 0): "S", (0, 1): "f*", (1, 1): "B*"}
+
+
 @cache
-def _color(value: str) -> HexColor:
-    return HexColor(value)
+def _fill_operator(value: str) -> str:
+    """The operator that sets ``value`` ("#rrggbb") as the fill colour, as ReportLab writes it."""
+    color = HexColor(value)
+    return f"{fp_str(color.red, color.green, color.blue)} rg"
+
+
+@cache
+def _stroke_operator(value: str) -> str:
+    color = HexColor(value)
+    return f"{fp_str(color.red, color.green, color.blue)} RG"
 
 
 def _compiled(op: Image, folder: Path | None = None) -> tuple[ArtKey, CompiledArt]:
@@ -49,15 +63,22 @@ def _compiled(op: Image, folder: Path | None = None) -> tuple[ArtKey, CompiledAr
 class OpPainter:
     """Draws ops on a canvas in a frame whose top edge is at ``height_mm``.
 
+    The common ops (upright text, rects, lines, colours, widths, placed art) are written as the
+    PDF operators ReportLab's canvas would write for them, formatted by ReportLab's own number
+    writer, and handed over with ``addLiteral``: the same bytes, without a text object, a colour
+    object and a state check per call, which made drawing cost twice the layout. Rarer shapes
+    (rounded rects, polygons, circles, arcs, turned text, raster images) go through the canvas.
+
     It remembers the fill colour, stroke colour and line width it last set and sets them again
     only when an op needs others (they last until a restoreState): a card face repeats a few
-    colours over dozens of ops, and each setting is an operator in the file and a ReportLab
-    call. Its first op always sets what it uses, so a face never depends on its surroundings."""
+    colours over dozens of ops. Its first op always sets what it uses, so a face never depends
+    on its surroundings."""
 
     def __init__(self, canvas: Canvas, height_mm: float,
                  vector_forms: dict[ArtKey, str] | None = None) -> None:
         self.c = canvas
         self.h = height_mm
+        self._emit = canvas.addLiteral
         #: (SVG file, colour) -> the PDF form it was drawn into once (SheetRenderer.prepare_art)
         self.vector_forms = vector_forms if vector_forms is not None else {}
         self._forget_state()
@@ -70,19 +91,27 @@ class OpPainter:
     def y(self, y_mm: float) -> float:
         return (self.h - y_mm) * mm
 
-    def _paint(self, fill: str | None, stroke: str | None, width_pt: float) -> tuple[int, int]:
-        if fill and fill != self._fill:
-            self.c.setFillColor(_color(fill))
+    def _set_fill(self, fill: str) -> None:
+        if fill != self._fill:
+            self._emit(_fill_operator(fill))
+            # a colour set through the canvas also sets its opacity, which makes the file
+            # PDF 1.4: files keep the version they always had
+            self.c._doc.ensureMinPdfVersion("transparency")
             self._fill = fill
+
+    def _paint(self, fill: str | None, stroke: str | None, width_pt: float) -> tuple[int, int]:
+        if fill:
+            self._set_fill(fill)
         if stroke:
             if stroke != self._stroke:
-                self.c.setStrokeColor(_color(stroke))
+                self._emit(_stroke_operator(stroke))
+                self.c._doc.ensureMinPdfVersion("transparency")
                 self._stroke = stroke
             width_pt = print_safe_width(width_pt)
             if width_pt != self._width:
-                self.c.setLineWidth(width_pt)
+                self._emit(f"{fp_str(width_pt)} w")
                 self._width = width_pt
-        return (1 if fill else 0, 1 if stroke else 0)
+        return (1 if stroke else 0, 1 if fill else 0)
 
     def draw(self, ops: Iterable[Op]) -> None:
         """Draw in order; runs of upright text share one PDF text object (far fewer operators
@@ -100,37 +129,53 @@ class OpPainter:
             self._draw_texts(texts)
 
     def _draw_texts(self, ops: list[Text]) -> None:
-        text = self.c.beginText()
+        """One text object, as ReportLab's writes it (origin, colour, font subset, string)."""
+        doc = self.c._doc
+        code = ["BT", "1 0 0 1 0 0 Tm"]
         font: tuple[str, float] | None = None
+        face = None
+        subset_now = -1
+        size_and_leading = ""
         for op in ops:
             name = font_name(op.font)
             if (name, op.size_pt) != font:
                 font = (name, op.size_pt)
-                text.setFont(name, op.size_pt)
+                face = getFont(name)
+                subset_now = -1  # the subset is named again at the next string
+                size_and_leading = f"{fp_str(op.size_pt)} Tf {fp_str(op.size_pt * 1.2)} TL"
             fill = op.color or "#000000"
             if fill != self._fill:  # a text's colour is the page's fill colour, kept after it
-                text.setFillColor(_color(fill))
+                code.append(_fill_operator(fill))  # (a text object's colour sets no opacity)
                 self._fill = fill
             x = op.x * mm
             if op.anchor != "left":
                 width = stringWidth(op.text, name, op.size_pt)
                 x -= width if op.anchor == "right" else width / 2
-            text.setTextOrigin(x, self.y(op.y))
-            text.textOut(op.text)
-        self.c.drawText(text)
+            code.append(f"1 0 0 1 {fp_str(x, self.y(op.y))} Tm")
+            shown = []
+            for subset, encoded in face.splitString(op.text, doc):
+                if subset != subset_now:
+                    shown.append(f"{face.getSubsetInternalName(subset, doc)} "
+                                 f"{size_and_leading}")
+                    subset_now = subset
+                shown.append(f"({escapePDF(encoded)}) Tj")
+            code.append(" ".join(shown))
+        code.append("ET")
+        self._emit(" ".join(code))
 
     def _draw_rect(self, op: Rect) -> None:
-        fill, stroke = self._paint(op.fill, op.stroke, op.width_pt)
+        stroke, fill = self._paint(op.fill, op.stroke, op.width_pt)
         if not (fill or stroke):
             return
         x, y = op.x * mm, self.y(op.y + op.h)
         if op.radius > 0:
             self.c.roundRect(x, y, op.w * mm, op.h * mm, op.radius * mm, stroke=stroke, fill=fill)
         else:
-            self.c.rect(x, y, op.w * mm, op.h * mm, stroke=stroke, fill=fill)
+            self._emit(f"n {fp_str(x, y, op.w * mm, op.h * mm)} re "
+                       f"{_PAINT_OPERATOR[stroke, fill]}")
 
     def _draw_polygon(self, op: Polygon) -> None:
-        fill, stroke = self._paint(op.fill, op.stroke, op.width_pt)
+        stroke, fill = self._paint(op.fill, op.stroke, op.width_pt)
         path = self.c.beginPath()
         first, *rest = op.points
         path.moveTo(first[0] * mm, self.y(first[1]))
@@ -141,7 +186,7 @@ class OpPainter:
         self.c.drawPath(path, stroke=stroke, fill=fill)
 
     def _draw_circle(self, op: Circle) -> None:
-        fill, stroke = self._paint(op.fill, op.stroke, op.width_pt)
+        stroke, fill = self._paint(op.fill, op.stroke, op.width_pt)
         self.c.circle(op.cx * mm, self.y(op.cy), op.r * mm, stroke=stroke, fill=fill)
 
     def _draw_arc(self, op: Arc) -> None:
@@ -155,7 +200,8 @@ class OpPainter:
         self._paint(None, op.stroke, op.width_pt)
         if op.dash:
             self.c.setDash(list(op.dash))
-        self.c.line(op.x1 * mm, self.y(op.y1), op.x2 * mm, self.y(op.y2))
+        self._emit(f"n {fp_str(op.x1 * mm, self.y(op.y1))} m "
+                   f"{fp_str(op.x2 * mm, self.y(op.y2))} l S")
         if op.dash:
             self.c.setDash([])
 
@@ -166,9 +212,7 @@ class OpPainter:
         c.saveState()
         if op.clip is not None:
             cx, cy, cw, ch = op.clip
-            path = c.beginPath()
-            path.rect(cx * mm, self.y(cy + ch), cw * mm, ch * mm)
-            c.clipPath(path, stroke=0, fill=0)
+            self._emit(f"n {fp_str(cx * mm, self.y(cy + ch), cw * mm, ch * mm)} re W* n")
         x, y = op.x * mm, self.y(op.y + op.h)
         if op.angle:
             c.translate(x, y)
@@ -177,8 +221,12 @@ class OpPainter:
         if op.vector:
             with drawing_art(op.path):
                 key, art = _compiled(op)
-                c.translate(x, y)
-                c.scale(op.w * mm / art.width, op.h * mm / art.height)
+                scale_x, scale_y = op.w * mm / art.width, op.h * mm / art.height
+                if op.angle:
+                    c.translate(x, y)
+                    c.scale(scale_x, scale_y)
+                else:  # the one matrix canvas.translate and canvas.scale would make
+                    self._emit(f"{fp_str(scale_x, 0, 0, scale_y, x, y)} cm")
                 form = self.vector_forms.get(key)
                 if form is not None:
                     c.doForm(form)
@@ -191,10 +239,8 @@ class OpPainter:
 
     def _draw_text(self, op: Text) -> None:
         self.c.setFont(font_name(op.font), op.size_pt)
-        fill = op.color or "#000000"
-        if fill != self._fill:  # set outside the rotation's saveState: it stays set
-            self.c.setFillColor(_color(fill))
-            self._fill = fill
+        # set outside the rotation's saveState: it stays set
+        self._set_fill(op.color or "#000000")
         x, y = op.x * mm, self.y(op.y)
         if op.angle:
             self.c.saveState()
