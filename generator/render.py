@@ -353,12 +353,11 @@ class SheetRenderer:
         top, right, bottom, left = placement.bleed_sides
         c = self.canvas
         c.saveState()
-        clip = c.beginPath()
-        clip.rect((placement.x - left) * mm, (self.paper[1] - placement.y - placement.h
-                                              - bottom) * mm,
-                  (placement.w + left + right) * mm, (placement.h + top + bottom) * mm)
-        c.clipPath(clip, stroke=0, fill=0)
-        c.translate(placement.x * mm, (self.paper[1] - placement.y - placement.h) * mm)
+        low = self.paper[1] - placement.y - placement.h
+        clip = fp_str((placement.x - left) * mm, (low - bottom) * mm,
+                      (placement.w + left + right) * mm, (placement.h + top + bottom) * mm)
+        c.addLiteral(f"n {clip} re W* n")
+        c.addLiteral(f"1 0 0 1 {fp_str(placement.x * mm, low * mm)} cm")
         if direct:
             face = self.faces[placement.face]
             OpPainter(c, face.height_mm, self.vector_forms).draw(face.ops)
