@@ -13,10 +13,10 @@ from __future__ import annotations
 import io
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from msgspec import Struct
 from PIL import Image as PILImage
 
 from generator.packfiles import named_file_refusal, read_named_file
@@ -29,8 +29,7 @@ MIN_DPI = 300.0
 MM_PER_INCH = 25.4
 
 
-@dataclass(frozen=True, slots=True)
-class ArtInfo:
+class ArtInfo(Struct, frozen=True, gc=False):
     """A usable art file: its pixel size (raster) or its drawing size in points (SVG)."""
 
     path: Path

@@ -7,9 +7,11 @@ warnings are printed and the build goes on.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from msgspec import Struct, field
+from msgspec.structs import replace
 
 from generator.buildcache import CACHE_FOLDER
 from generator.cardfaces import CardFaces
@@ -29,8 +31,7 @@ if TYPE_CHECKING:
     from generator.deck import Deck
 
 
-@dataclass(slots=True)
-class BuildResult:
+class BuildResult(Struct):
     out_dir: Path | None
     findings: list[Finding] = field(default_factory=list)
     pages: int = 0

@@ -7,8 +7,10 @@ faces are keyed by template and card, so the renderer can place one PDF form per
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+from msgspec.structs import replace
 
 from generator.findings import Finding, error, warning
 from generator.forked import Forked, worker_count

@@ -23,6 +23,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import msgspec
+from msgspec import Struct
+
 MAX_EXPRESSION_CHARS = 2000
 #: element visits one comprehension nest may cost (cards x cards x ... ); beyond it a rule is
 #: refused before it runs, so that no pack can make validation take minutes
@@ -230,18 +233,17 @@ def _fix_has(program: Any) -> None:
 
 # --- what an expression reads: variables, fields, comprehension nesting -----------------------
 
-@dataclass(slots=True)
-class Reads:
+class Reads(Struct):
     """Static facts about an expression, for checks and memoization."""
 
     #: (variable, field) pairs: ``self.cost`` -> ("self", "cost"); bare ``cost`` -> ("", "cost")
-    fields: set[tuple[str, str]] = field(default_factory=set)
+    fields: set[tuple[str, str]] = msgspec.field(default_factory=set)
     #: variables read as a whole (``self`` passed on, indexed, ...), not just one field of
-    whole: set[str] = field(default_factory=set)
+    whole: set[str] = msgspec.field(default_factory=set)
     #: free identifiers (neither macro variables nor type names)
-    names: set[str] = field(default_factory=set)
+    names: set[str] = msgspec.field(default_factory=set)
     #: comprehension variable -> the identifier it ranges over when that is a plain name
-    ranges: dict[str, str] = field(default_factory=dict)
+    ranges: dict[str, str] = msgspec.field(default_factory=dict)
     #: deepest nest of comprehensions over a list variable (``cards``, ``deck``)
     depth: int = 0
 

@@ -16,7 +16,10 @@ docs/rules-generic.md documents each one (a test keeps the two equal).
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, fields, is_dataclass, replace
+from dataclasses import fields, is_dataclass
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from generator.findings import Finding
 from generator.games.base import Game
@@ -52,8 +55,7 @@ NAME_REUSED = check("name-reused-across-packs", "cross-pack", W, "decks count by
                     "another loaded pack")
 
 
-@dataclass(frozen=True, slots=True)
-class LoadedPack:
+class LoadedPack(Struct, frozen=True):
     """One pack as the cross-pack checks see it: the pack and the game its cards were built by
     (an expansion of a game defined in data may bring kinds of its own)."""
 
@@ -163,8 +165,7 @@ def card_sizes(base: LoadedPack, expansions: tuple[LoadedPack, ...]) -> Iterator
 Design = tuple[float, float, tuple[object, ...]]
 
 
-@dataclass(frozen=True, slots=True)
-class Face:
+class Face(Struct, frozen=True):
     """One side of one card as printed: its template, whether the template is the same drawing
     for every card (``shared: true``), and the laid-out drawing itself."""
 
@@ -176,8 +177,7 @@ class Face:
 Sides = Mapping[str, Face]  # card id -> the face it prints on one side
 
 
-@dataclass(frozen=True, slots=True)
-class FaceDesigns:
+class FaceDesigns(Struct, frozen=True):
     """What each card prints on each side, laid out in one locale: (template, design)."""
 
     front: Sides

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path, PurePath
 from urllib.parse import quote
+
+from msgspec import Struct
 
 from generator.location import Location
 
@@ -21,8 +22,7 @@ class Severity(StrEnum):
     WARNING = "warning"
 
 
-@dataclass(frozen=True, slots=True)
-class Finding:
+class Finding(Struct, frozen=True, gc=False):
     severity: Severity
     code: str
     message: str

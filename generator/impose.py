@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
 from functools import lru_cache
+
+from msgspec import Struct, field
+from msgspec.structs import replace
 
 from generator.errors import UsageError
 from generator.fonts import string_width_mm
-from generator.layout.ops import Circle, Line, Op, Text, compact_pickle
+from generator.layout.ops import Circle, Line, Op, Text
 from generator.model import CardSize
 
 Box = tuple[float, float, float, float]  # x, y, width, height in mm
@@ -31,8 +33,7 @@ MARK_LENGTH_MM = 5.0
 REGISTRATION_DIAMETER_MM = 3.5
 
 
-@dataclass(frozen=True, slots=True)
-class SheetOptions:
+class SheetOptions(Struct, frozen=True):
     paper: str = "a4"
     duplex: str = "long"  # long | short | none
     margin_mm: float = 3.0  # printer's unprintable border
@@ -47,8 +48,7 @@ class SheetOptions:
         return PAPERS[self.paper]
 
 
-@dataclass(frozen=True, slots=True)
-class Grid:
+class Grid(Struct, frozen=True, gc=False):
     cols: int
     rows: int
     card_w: float
@@ -109,17 +109,14 @@ def compute_grid(options: SheetOptions, card: CardSize) -> Grid:
                 round((width - grid_w) / 2, 4), round((height - grid_h) / 2, 4))
 
 
-@dataclass(frozen=True, slots=True)
-class Slot:
+class Slot(Struct, frozen=True, gc=False):
     card_id: str
     copy: int  # 1-based copy number of that card
     kind: str
     size: CardSize  # kinds may differ in size (cards and counters in one pack)
 
 
-@compact_pickle
-@dataclass(frozen=True, slots=True)
-class Placement:
+class Placement(Struct, frozen=True, gc=False):
     card_id: str
     copy: int
     face: tuple[str, str]
@@ -133,8 +130,7 @@ class Placement:
     rotation: int = 0
 
 
-@dataclass(slots=True)
-class Page:
+class Page(Struct):
     side: str  # front | back
     sheet: int  # 1-based
     grid: Grid | None = None
@@ -327,8 +323,7 @@ def _shift(op: Op, dx: float, dy: float) -> Op:
     return op
 
 
-@dataclass(slots=True)
-class Imposition:
+class Imposition(Struct):
     grid: Grid  # the first sheet's grid (every sheet's own is on its pages)
     fronts: list[Page]
     backs: list[Page]

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
+
+from msgspec import Struct
 
 from generator import schemacheck
 from generator.cardfaces import PendingLayout, layout_findings
@@ -30,8 +31,7 @@ _TOKEN = re.compile(r"\{[a-z0-9_][a-z0-9_-]*\}")
 TEXT_STYLES = ("regular", "bold")
 
 
-@dataclass(frozen=True, slots=True)
-class GlossaryTerm:
+class GlossaryTerm(Struct, frozen=True):
     source: str
     accepted: tuple[str, ...]
     pattern: re.Pattern[str]
@@ -69,8 +69,7 @@ class Terms:
         return [term for term in candidates if term.pattern.search(text)]
 
 
-@dataclass(frozen=True, slots=True)
-class Glossary:
+class Glossary(Struct, frozen=True):
     """A pack's ``glossary.yaml``: its checked entries and what was wrong with the file."""
 
     entries: tuple[Mapping[str, object], ...] = ()

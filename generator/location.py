@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
+from msgspec import Struct
 
-@dataclass(frozen=True, slots=True)
-class Location:
+
+class Location(Struct, frozen=True, gc=False):
     """A 1-based line and column in a file; line/column 0 means "the file as a whole"."""
 
     file: str

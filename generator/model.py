@@ -12,6 +12,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import ClassVar
 
+from msgspec import Struct
+
 from generator.location import Location
 
 CARD_SIZES_MM: Mapping[str, tuple[float, float]] = MappingProxyType({
@@ -23,8 +25,7 @@ CARD_SIZES_MM: Mapping[str, tuple[float, float]] = MappingProxyType({
 })
 
 
-@dataclass(frozen=True, slots=True)
-class CardSize:
+class CardSize(Struct, frozen=True, gc=False):
     width_mm: float
     height_mm: float
     name: str = "custom"
@@ -103,8 +104,7 @@ class Manifest:
         return self.fields.get(name, self.location)
 
 
-@dataclass(frozen=True, slots=True)
-class Pack:
+class Pack(Struct, frozen=True):
     """One loaded pack: its manifest, the folder it came from and its cards in file order."""
 
     manifest: Manifest
@@ -116,8 +116,7 @@ class Pack:
         return sum(card.count for card in self.cards)
 
 
-@dataclass(frozen=True, slots=True)
-class CardSet:
+class CardSet(Struct, frozen=True):
     """A base pack with the expansions loaded alongside it (``--with``)."""
 
     base: Pack

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from contextlib import closing
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
+
+from msgspec import Struct, field
 
 from generator import schemacheck
 from generator.errors import UsageError
@@ -32,8 +33,7 @@ _YAML_SUFFIXES = frozenset({".yaml", ".yml"})
 _GENERIC_SCHEMAS = "generator.schemas"
 
 
-@dataclass(slots=True)
-class PackLoad:
+class PackLoad(Struct):
     """What loading a pack produced: the pack (if its manifest was usable) and the findings."""
 
     pack: Pack | None

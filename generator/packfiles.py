@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+
+from msgspec import Struct, field
 
 from generator.findings import Finding, error, warning
 from generator.limits import FILE_BYTES, MAX_PACK_ENTRIES
@@ -37,8 +38,7 @@ READ_SUFFIXES = frozenset({".yaml", ".yml", ".po", ".pot", ".csv", ".xlsx", ".pn
 _READ_CHUNK = 1 << 20
 
 
-@dataclass(frozen=True, slots=True)
-class PackFile:
+class PackFile(Struct, frozen=True, gc=False):
     """A file of a pack: where it is (a link stays a link), its pack-relative name, its label."""
 
     path: Path
@@ -50,8 +50,7 @@ class PackFile:
         return self.relative.suffix.lower()
 
 
-@dataclass(slots=True)
-class Listing:
+class Listing(Struct):
     """The readable files of a pack folder, in a stable order, and what was refused on the way."""
 
     files: list[PackFile] = field(default_factory=list)
@@ -212,8 +211,7 @@ class PackFolder:
         return load_yaml_text(file.display, text)
 
 
-@dataclass(frozen=True, slots=True)
-class Refusal:
+class Refusal(Struct, frozen=True, gc=False):
     """Why a file a pack names (an art path in a card, a font in game.yaml) is not read: the
     policy's finding code and a clause to follow the file's name ("is a named pipe, ...")."""
 

@@ -7,9 +7,10 @@ stop at the first stage with errors and hand back the findings, warnings include
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from msgspec import Struct, field
 
 from generator.cardfaces import CardFaces, lay_out_in_two
 from generator.errors import UsageError
@@ -24,8 +25,7 @@ if TYPE_CHECKING:
     from generator.facecache import FaceCache
 
 
-@dataclass(slots=True)
-class Prepared:
+class Prepared(Struct):
     card_set: CardSet
     game: Game
     locale: str
@@ -38,8 +38,7 @@ class Prepared:
         return "+".join(p.manifest.pack for p in self.card_set.packs)
 
 
-@dataclass(slots=True)
-class Preparation:
+class Preparation(Struct):
     prepared: Prepared | None
     findings: list[Finding] = field(default_factory=list)
 

@@ -10,7 +10,8 @@ with the rule it enforces, written the way that game's rule book is cited ("rule
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from generator.findings import Finding, Severity, error, warning
 from generator.location import Location
@@ -18,8 +19,7 @@ from generator.location import Location
 E, W = Severity.ERROR, Severity.WARNING
 
 
-@dataclass(frozen=True, slots=True)
-class Check:
+class Check(Struct, frozen=True):
     code: str
     level: str  # the game's own levels, e.g. card / set / cross / deck
     severity: Severity

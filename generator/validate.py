@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
+
+from msgspec import Struct, field
 
 from generator import crosspack
 from generator.findings import Finding, error, warning
@@ -17,8 +18,7 @@ from generator.model import CardSet
 from generator.pack import MANIFEST_NAME, PackLoad, display_path, load_pack
 
 
-@dataclass(slots=True)
-class Validation:
+class Validation(Struct):
     card_set: CardSet | None
     game: Game | None
     findings: list[Finding] = field(default_factory=list)

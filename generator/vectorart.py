@@ -28,10 +28,10 @@ import json
 import math
 import os
 import re
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from msgspec import Struct
 from reportlab.lib.units import mm
 
 #: SVG file, its currentColor, its repainted colours, points per unit (rounded): one drawing
@@ -52,8 +52,7 @@ _TOKEN = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)|[\[\]]|[A-Za-z*'\"]+|\S")
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)\Z")
 
 
-@dataclass(frozen=True, slots=True)
-class CompiledArt:
+class CompiledArt(Struct, frozen=True, gc=False):
     """A drawing's size in points (as svglib reads it) and, when it can be replayed, its
     operators as ``reportlab.graphics.renderPDF`` writes them at the origin."""
 

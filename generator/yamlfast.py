@@ -243,12 +243,6 @@ def _read(file: str, get_event: Callable[[], object]) -> tuple[object, dict, dic
     is_map = False
     key = ""
     key_path: PathKey | None = None
-    # Location(file, line, column) without the frozen dataclass's __init__ (its three
-    # object.__setattr__ calls were a sixth of the time): the same object, set through its slots
-    new_location = object.__new__
-    set_file = Location.file.__set__  # type: ignore[attr-defined]
-    set_line = Location.line.__set__  # type: ignore[attr-defined]
-    set_column = Location.column.__set__  # type: ignore[attr-defined]
     while True:
         event = get_event()
         cls = event.__class__
@@ -304,10 +298,7 @@ def _read(file: str, get_event: Callable[[], object]) -> tuple[object, dict, dic
             raise Fallback
         if anchored is None:
             mark = event.start_mark  # type: ignore[attr-defined]
-            where = new_location(Location)
-            set_file(where, file)
-            set_line(where, mark.line + 1)
-            set_column(where, mark.column + 1)
+            where = Location(file, mark.line + 1, mark.column + 1)
         if is_map and key_path is None:  # this node is a key
             if cls is not ScalarEvent or event.anchor is not None:  # type: ignore[attr-defined]
                 raise Fallback  # a collection, an alias or an anchored node as a key

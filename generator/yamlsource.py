@@ -126,20 +126,9 @@ def _unpacked_document(file: str, data: object, value_paths: list[PathKey],
 
 
 def _unpacked(file: str, paths: list[PathKey], numbers: array[int]) -> dict[PathKey, Location]:
-    # Location(file, line, column) set through its slots, as generator.yamlfast makes them
-    new_location = object.__new__
-    set_file = Location.file.__set__  # type: ignore[attr-defined]
-    set_line = Location.line.__set__  # type: ignore[attr-defined]
-    set_column = Location.column.__set__  # type: ignore[attr-defined]
-    index: dict[PathKey, Location] = {}
     numbers_at = iter(numbers)
-    for path, line, column in zip(paths, numbers_at, numbers_at, strict=False):
-        where = new_location(Location)
-        set_file(where, file)
-        set_line(where, line)
-        set_column(where, column)
-        index[path] = where
-    return index
+    return {path: Location(file, line, column)
+            for path, line, column in zip(paths, numbers_at, numbers_at, strict=False)}
 
 
 class LoadProblem(Exception):

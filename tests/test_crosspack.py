@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import re
 import shutil
-from dataclasses import replace
+from dataclasses import replace as replace_card
 from pathlib import Path
 
 import pytest
 import yaml
 from conftest import CWNB, ROOT
+from msgspec.structs import replace
 
 from generator import crosspack
 from generator.findings import Severity
@@ -147,9 +148,9 @@ def test_a_player_order_card_in_an_expansion_hides_its_number():
 def test_names_are_compared_by_kind_and_content(tmp_path):
     base = validate(CWNB).card_set.base
     air_cover = next(c for c in base.cards if c.id == "air-cover")
-    reprint = replace(air_cover, id="air-cover-2", pack="other")
-    different = replace(air_cover, id="air-cover-3", pack="other", chance_to_hit=5)
-    other = replace(base, manifest=replace(base.manifest, pack="other"),
+    reprint = replace_card(air_cover, id="air-cover-2", pack="other")
+    different = replace_card(air_cover, id="air-cover-3", pack="other", chance_to_hit=5)
+    other = replace(base, manifest=replace_card(base.manifest, pack="other"),
                     cards=(reprint, different))
     card_set = replace(validate(CWNB).card_set, expansions=(other,))
     findings = list(crosspack.reused_names(card_set))

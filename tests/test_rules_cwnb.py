@@ -6,12 +6,12 @@ from __future__ import annotations
 import json
 import re
 import shutil
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 import yaml
 from conftest import CWNB, ROOT, run_pnp, write_pack
+from msgspec.structs import replace
 
 from generator.findings import Finding, Severity
 from generator.games.cwnb import playrules

@@ -89,8 +89,10 @@ def test_an_unchanged_rebuild_is_skipped_and_any_change_rebuilds(tmp_path: Path)
 def test_help_and_a_clean_validate_import_no_heavy_machinery() -> None:
     """Start-up budget: ``--help`` loads click only; validating a clean pack never loads
     jsonschema (jsonschema-rs decides) nor pikepdf (a small build does not join pages)."""
-    probe = ("import sys, runpy; sys.argv = ['pnp'] + sys.argv[1:]\n"
-             "try:\n    runpy.run_module('generator', run_name='__main__')\n"
+    # main(), not the pnp command: the command ends its process at once (generator.cli.command)
+    probe = ("import sys; sys.argv = ['pnp'] + sys.argv[1:]\n"
+             "from generator.cli import main\n"
+             "try:\n    main()\n"
              "except SystemExit:\n    pass\n"
              "heavy = ('jsonschema', 'reportlab', 'yaml', 'generator.layout.engine', 'pikepdf')\n"
              "print(sorted(m for m in heavy if m in sys.modules))")

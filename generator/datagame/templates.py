@@ -15,6 +15,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 
+import msgspec
+
 from generator.art import ArtProblem, art_info, resolve
 from generator.cel import CelProblem, Expression, compared_literals, compile_expression, reads
 from generator.findings import Finding, error
@@ -271,7 +273,7 @@ def _with_fonts(template: Template, scope: TemplateScope) -> Template:
             props["font"] = scope.fonts[str(font)]
             element = replace(element, props=MappingProxyType(props))
         elements.append(element)
-    return replace(template, elements=tuple(elements))
+    return msgspec.structs.replace(template, elements=tuple(elements))
 
 
 def load_data_template(path: Path, name: str, scope: TemplateScope

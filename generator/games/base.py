@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from msgspec import Struct, field
 
 from generator.findings import Finding
 from generator.model import Card, CardSet, CardSize, SourceRef
@@ -25,8 +26,7 @@ RuleCheck = Callable[[CardSet], list[Finding]]
 DeckCheck = Callable[["Deck", CardSet], list[Finding]]
 
 
-@dataclass(frozen=True, slots=True)
-class CardKind:
+class CardKind(Struct, frozen=True):
     name: str
     schema: str  # file name inside the game's schema package
     build: CardBuilder
@@ -36,8 +36,7 @@ class CardKind:
     schema_data: Mapping[str, Any] | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Faces:
+class Faces(Struct, frozen=True):
     """How a game's cards are drawn: template names per side, printed values, widgets, icons."""
 
     front_template: Callable[[Card], str]
@@ -79,8 +78,7 @@ class LazyFaces:
         return getattr(self.load(), name)
 
 
-@dataclass(frozen=True, slots=True)
-class Game:
+class Game(Struct, frozen=True):
     name: str
     title: str
     schema_package: str

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
+
+from msgspec import Struct, field
+from msgspec.structs import replace
 
 from generator.layout.ops import Image, Line, Op, Rect, Text
 from generator.layout.template import PLAIN_NAME, Element, Template, TemplateError
@@ -24,8 +26,7 @@ _VALUE = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 ASCENT = 0.74  # cap-height-ish share of the font size above the baseline (PT Sans)
 
 
-@dataclass(frozen=True, slots=True)
-class TextProblem:
+class TextProblem(Struct, frozen=True, gc=False):
     """A text that did not fit, or named an icon nobody draws.
 
     ``box`` is where the text was meant to go (x, y, width, height in card mm, the template
@@ -40,8 +41,7 @@ class TextProblem:
     box: Box | None = None
 
 
-@dataclass(slots=True)
-class FaceContext:
+class FaceContext(Struct):
     """Everything a face needs besides the card: palette, marks, locale, label translation."""
 
     palette: Mapping[str, str]
@@ -99,8 +99,7 @@ class FaceContext:
         return self.palette[text]
 
 
-@dataclass(slots=True)
-class FaceLayout:
+class FaceLayout(Struct):
     width_mm: float = 0.0
     height_mm: float = 0.0
     ops: list[Op] = field(default_factory=list)
@@ -257,8 +256,7 @@ def remember(memo: dict[object, object] | None, key: object, value: object) -> N
     memo[key] = value
 
 
-@dataclass(frozen=True, slots=True)
-class _TextSpec:
+class _TextSpec(Struct, frozen=True, gc=False):
     """A text element's settings, read from its properties once per run of faces."""
 
     label: str | None

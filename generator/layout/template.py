@@ -19,6 +19,8 @@ from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 
+from msgspec import Struct
+
 from generator.findings import Finding, error
 from generator.location import Location
 from generator.packfiles import load_user_yaml
@@ -66,8 +68,7 @@ class Element:
         return self.props.get(name, default)
 
 
-@dataclass(frozen=True, slots=True)
-class Template:
+class Template(Struct, frozen=True, gc=False):
     game: str
     name: str
     width_mm: float

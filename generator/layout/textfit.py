@@ -12,10 +12,10 @@ import math
 import re
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache, lru_cache
 
 import pyphen
+from msgspec import Struct
 
 from generator.fonts import string_width_mm
 
@@ -34,8 +34,7 @@ LINEAR_SIZES = 24
 _TOKEN = re.compile(r"\{([a-z0-9][a-z0-9-]*)\}|(\S+?)(?=\{[a-z0-9][a-z0-9-]*\}|\s|$)|(\s+)")
 
 
-@dataclass(frozen=True, slots=True)
-class Piece:
+class Piece(Struct, frozen=True, gc=False):
     """A word fragment or an inline icon, with its width at the line's size."""
 
     text: str
@@ -43,14 +42,12 @@ class Piece:
     width_mm: float
 
 
-@dataclass(frozen=True, slots=True)
-class Line:
+class Line(Struct, frozen=True, gc=False):
     pieces: tuple[Piece, ...]
     width_mm: float
 
 
-@dataclass(frozen=True, slots=True)
-class FittedText:
+class FittedText(Struct, frozen=True, gc=False):
     size_pt: float
     leading_mm: float
     lines: tuple[Line, ...]
@@ -65,8 +62,7 @@ class FittedText:
 Break = tuple[int, tuple[str, int, int] | None]  # position, pyphen's nonstandard change
 
 
-@dataclass(frozen=True, slots=True)
-class _Breaks:
+class _Breaks(Struct, frozen=True, gc=False):
     """Hyphenation points of a whole word, seen from a tail of it: the points from ``first``
     on, each ``shift`` characters further right than in the tail's text. A tail shares the
     word's points instead of asking the dictionary again (a long word would otherwise cost its
@@ -84,8 +80,7 @@ class _Breaks:
         return position - self.shift, data
 
 
-@dataclass(frozen=True, slots=True)
-class _Word:
+class _Word(Struct, frozen=True, gc=False):
     """A run of pieces with no space inside (a word, possibly glued to icons or punctuation)."""
 
     parts: tuple[tuple[str, str | None], ...]  # (text, icon) pairs

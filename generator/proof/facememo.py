@@ -10,7 +10,9 @@ calls :meth:`FaceMemo.forget` when anything but card files and catalogs changed.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+
+from msgspec.structs import replace
 
 from generator.cardfaces import lay_out_cards
 from generator.findings import Finding

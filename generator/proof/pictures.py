@@ -8,7 +8,6 @@ renders that card's faces only, and the names double as cache keys in the browse
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import io
 import os
@@ -84,7 +83,7 @@ def write_atomic(path: Path, data: bytes) -> None:
 
 @cache
 def _field_names(op_type: type) -> tuple[str, ...]:
-    return tuple(item.name for item in dataclasses.fields(op_type))
+    return op_type.__struct_fields__  # ops are msgspec Structs (generator.layout.ops)
 
 
 def _file_signatures(face: FaceLayout) -> list[tuple[str, int, int]]:

@@ -7,8 +7,9 @@ tables, so the card a player holds and the validator cannot drift apart.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
+
+from msgspec import Struct
 
 #: Card category per action kind, which fixes the colour bar on the card's left edge (7, 8, 9).
 ACTION_CATEGORY: Mapping[str, str] = MappingProxyType({
@@ -40,8 +41,7 @@ MISSILE_CLASSES = ("A", "B", "C")
 AIR_DEFENSE_RATING = "air_defense_rating"
 
 
-@dataclass(frozen=True, slots=True)
-class Attack:
+class Attack(Struct, frozen=True, gc=False):
     """One kind of attack: who may launch it, from and into which rows, and what answers it."""
 
     key: str

@@ -9,8 +9,9 @@ elsewhere, so they run on a base game (plus its expansions) that holds both ship
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from functools import cached_property
+
+from msgspec import Struct
 
 from generator.games.cwnb.model import Action, PlayerOrder, Ship
 from generator.games.cwnb.playrules import (
@@ -28,8 +29,7 @@ def copies(cards: Iterable[Card]) -> int:
     return sum(card.count for card in cards)
 
 
-@dataclass(frozen=True)
-class Deck:
+class Deck(Struct, frozen=True, dict=True):
     """The cards of a deck by kind, with the indexes the checks look things up in.
 
     Every check asks questions like "which gun calibers do the ships mount?" or "which action
