@@ -85,8 +85,7 @@ def prepare(pack: Path, expansions: tuple[Path, ...], locale: str | None, bleed_
     return result
 
 
-@dataclass(slots=True)
-class FaceCacheFolder:
+class FaceCacheFolder(Struct):
     """Where a build keeps its faces (``<out>/.pnp-cache/faces``), whether it may take the
     last build's (``reuse``; ``--force`` lays every face out again, and still keeps them), and
     the output root to leave out of the inputs when it lies inside a pack."""
