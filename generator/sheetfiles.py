@@ -101,20 +101,35 @@ def _draw_atomically(job: SheetJob, first: int, stop: int, path: Path, title: st
 
 
 def _draw_chunks(job: SheetJob, tasks: list[tuple[int, int, Path]], title: str,
-                 advance: Callable[[int], None]) -> None:
-    """Draw each ``(first, stop, path)`` chunk, in a pool of forked workers when it pays."""
+                 advance: Callable[[int], None],
+                 alongside: Callable[[], None] | None = None) -> None:
+    """Draw each ``(first, stop, path)`` chunk, in a pool of forked workers when it pays, and
+    run ``alongside`` here meanwhile: one chunk (what an edited card draws again) is drawn by
+    a forked process while this one runs it, on both cores."""
     global _FORKED_JOB
     workers = worker_count(len(tasks))
     import multiprocessing
 
-    if workers == 1 or "fork" not in multiprocessing.get_all_start_methods():
+    forking = "fork" in multiprocessing.get_all_start_methods()
+    if len(tasks) == 1 and alongside is not None and forking and worker_count(2) > 1:
+        (first, stop, path), = tasks
+        _, drawn = in_two_processes(alongside, lambda: _draw_atomically(job, first, stop, path,
+                                                                         title))
+        advance(drawn)
+        return
+    if workers == 1 or not forking:
+        if alongside is not None:
+            alongside()
         for first, stop, path in tasks:
             advance(_draw_atomically(job, first, stop, path, title))
         return
     _FORKED_JOB = (job, title)
     try:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
-            for drawn in pool.imap(_draw_chunk, tasks):
+            drawing = pool.imap(_draw_chunk, tasks)  # (the workers start on it at once)
+            if alongside is not None:
+                alongside()
+            for drawn in drawing:
                 advance(drawn)
     finally:
         _FORKED_JOB = None
@@ -298,8 +313,10 @@ def write_sheet_files(folder: Path, fronts: Sequence[Page], backs: Sequence[Page
     there, named by :func:`chunk_key`, and the next build of the same output draws only the
     chunks whose pages changed (``reuse=False`` draws all of them again): an edited card costs
     one chunk. ``art_cache`` keeps SVG art compiled for the next build (generator.vectorart).
-    ``alongside`` (work that needs no page, e.g. the manifest) runs once in this process: after
-    the backs while a forked worker draws the fronts (one chunk), else before drawing.
+    ``alongside`` (work that needs no page, e.g. the manifest) runs once in this process,
+    while chunks are drawn by worker processes (an edited card's one chunk is drawn by one),
+    or after the backs while a forked worker draws the fronts (one chunk), else before
+    drawing.
     ``digests`` name faces by what they were laid out from (see :func:`chunk_key`)."""
 
     if backs is None:
@@ -312,7 +329,7 @@ def write_sheet_files(folder: Path, fronts: Sequence[Page], backs: Sequence[Page
     read_vector_art(faces.values(), art_cache)  # once, before the drawing processes fork
     size = chunk_sheets(len(pages) // per_sheet) * per_sheet
     chunks = [(first, min(first + size, len(pages))) for first in range(0, len(pages), size)]
-    if alongside is not None and (backs is None or len(chunks) > 1):
+    if alongside is not None and backs is None and len(chunks) <= 1:
         alongside()  # (a build of one chunk with backs runs it beside the fronts' worker)
         alongside = None
     if len(chunks) <= 1:
@@ -349,7 +366,7 @@ def write_sheet_files(folder: Path, fronts: Sequence[Page], backs: Sequence[Page
                 if reuse is False or not path.is_file()]
         advance(sum(stop - first for (first, stop), path in zip(chunks, paths, strict=True)
                     if (first, stop, path) not in todo))
-        _draw_chunks(job, todo, chunk_title, advance)
+        _draw_chunks(job, todo, chunk_title, advance, alongside)
         assemble(folder, paths, backs is not None, title)
     finally:
         if cache is None:
