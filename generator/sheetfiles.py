@@ -185,11 +185,22 @@ def _plain_bytes(value: object) -> bytes:
         return b"pickle" + buffer.getvalue()
 
 
+def _field_names(kind: type) -> tuple[str, ...]:
+    """Every field of a record class (a msgspec Struct or a dataclass), inherited ones too
+    (``__slots__`` names a class's own only)."""
+    names = getattr(kind, "__struct_fields__", None)
+    if names is None:
+        import dataclasses
+
+        names = tuple(field.name for field in dataclasses.fields(kind))
+    return names
+
+
 def _getter(kind: type) -> Callable[[object], tuple]:
-    """The field values of a slots dataclass (an op, a placement, a grid), in order."""
+    """The field values of a record (an op, a placement, a grid), in order."""
     getter = _GETTERS.get(kind)
     if getter is None:
-        names = kind.__slots__  # type: ignore[attr-defined]
+        names = _field_names(kind)
         getter = _GETTERS[kind] = operator.attrgetter(*names) if len(names) > 1 \
             else (lambda obj, name=names[0]: (getattr(obj, name),))
     return getter
@@ -215,12 +226,12 @@ def _ops_values(ops: Sequence[object]) -> tuple:
 def _page_values(page: Page) -> tuple:
     """Every field of a page as plain data: its grid, placements and marks as their fields."""
     values: list[object] = []
-    for name in page.__slots__:
+    for name in _field_names(type(page)):
         value = getattr(page, name)
         if isinstance(value, list):
             value = _ops_values(value)
-        elif hasattr(value, "__slots__"):
-            value = _fields(value)
+        elif value is not None and not isinstance(value, str | int | float | tuple):
+            value = _fields(value)  # (a grid)
         values.append(value)
     return tuple(values)
 
