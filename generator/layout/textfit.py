@@ -13,11 +13,14 @@ import re
 from collections import deque
 from collections.abc import Callable
 from functools import cache, lru_cache
+from typing import TYPE_CHECKING
 
-import pyphen
 from msgspec import Struct
 
 from generator.fonts import string_width_mm
+
+if TYPE_CHECKING:
+    import pyphen
 
 PT_TO_MM = 25.4 / 72.0
 LEADING = 1.18  # line height as a multiple of the font size
@@ -111,6 +114,10 @@ def split_words(text: str) -> list[_Word | None]:
 
 @cache
 def _hyphenator(lang: str) -> pyphen.Pyphen | None:
+    # imported at the first word that needs breaking: most cards never hyphenate, and pyphen
+    # lists its dictionaries when imported (5 ms of a 178-card build)
+    import pyphen
+
     base = lang.split("_")[0]
     for candidate in (lang, base):
         if candidate in pyphen.LANGUAGES or pyphen.language_fallback(candidate):
