@@ -54,43 +54,56 @@ class Recording:
 
 
 class Recorder:
-    """Stands in for any ReportLab object: every method call is logged, never executed."""
+    """Stands in for a ReportLab object: every method call is logged, and made on a real
+    object of its own (the shadow) that nobody saves. The shadow keeps the state ReportLab
+    builds as it draws (a document's font subsets above all), which pnp's painter reads when
+    it encodes text itself (generator.render.OpPainter); its answers are what the replay's
+    real objects answer, call for call."""
 
-    __slots__ = ("_ident", "_recording")
+    __slots__ = ("_ident", "_recording", "_shadow")
 
-    def __init__(self, recording: Recording, ident: int) -> None:
+    def __init__(self, recording: Recording, ident: int, shadow: Any) -> None:
         self._recording = recording
         self._ident = ident
+        self._shadow = shadow
 
     def __getattr__(self, name: str) -> Member:
-        return Member(self._recording, self._ident, name)
+        return Member(self._recording, self._ident, name, getattr(self._shadow, name))
 
 
 class Member:
-    """A recorder's attribute: called, it is logged as a method call; an attribute of it
-    (``canvas._doc.ensureMinPdfVersion``, which replayed SVG art calls) is a dotted name."""
+    """A recorder's attribute: called, it is logged as a method call (and made on the shadow);
+    an attribute of it (``canvas._doc.ensureMinPdfVersion``) is a dotted name. A document
+    (``canvas._doc``) passed to a font's text encoding is answered by its shadow and logged
+    as a font call (:func:`record_font_calls`)."""
 
-    __slots__ = ("_ident", "_name", "_recording")
+    __slots__ = ("_ident", "_name", "_recording", "_shadow")
 
-    def __init__(self, recording: Recording, ident: int, name: str) -> None:
+    def __init__(self, recording: Recording, ident: int, name: str, shadow: Any) -> None:
         self._recording, self._ident, self._name = recording, ident, name
+        self._shadow = shadow
 
     def __getattr__(self, name: str) -> Member:
-        return Member(self._recording, self._ident, f"{self._name}.{name}")
+        return Member(self._recording, self._ident, f"{self._name}.{name}",
+                      getattr(self._shadow, name))
 
     def __call__(self, *args: Any, **kwargs: Any) -> Recorder:
         recording = self._recording
         plain = tuple(Ref(a._ident) if isinstance(a, Recorder) else a for a in args)
-        result = Recorder(recording, recording.new_id())
+        real = tuple(a._shadow if isinstance(a, Recorder) else a for a in args)
+        result = Recorder(recording, recording.new_id(), self._shadow(*real, **kwargs))
         recording.log((self._ident, self._name, plain, kwargs, result._ident))
         return result
 
 
-def canvas_factory(recording: Recording):
-    """A drop-in for ``reportlab.pdfgen.canvas.Canvas`` that records instead of drawing."""
+def canvas_factory(recording: Recording, scratch: Path):
+    """A drop-in for ``reportlab.pdfgen.canvas.Canvas`` that records (and draws on a shadow
+    canvas whose file, in ``scratch``, is never written)."""
+    from reportlab.pdfgen.canvas import Canvas
 
     def make(*args: Any, **kwargs: Any) -> Recorder:
-        canvas = Recorder(recording, recording.new_id())
+        shadow = Canvas(str(scratch / Path(args[0]).name), *args[1:], **kwargs)
+        canvas = Recorder(recording, recording.new_id(), shadow)
         recording.log((None, "Canvas", args, kwargs, canvas._ident))
         return canvas
 
@@ -101,6 +114,11 @@ def canvas_factory(recording: Recording):
 #: renderer) is recorded: it reads the canvas's state as it draws, which a recorder cannot
 #: answer, so the replay makes that one ReportLab call with the same drawing
 RENDER_DRAWING = "renderPDF.draw"
+
+#: a font's text encoding made with a recorded canvas's document: ``FONT_CALL + method``, with
+#: the font's name and the text (or subset) as arguments
+FONT_CALL = "font."
+FONT_METHODS = ("splitString", "getSubsetInternalName")
 
 
 def record_drawings(recording: Recording) -> None:
@@ -114,9 +132,29 @@ def record_drawings(recording: Recording) -> None:
             return real(drawing, canvas, x, y, *args, **kwargs)
         recording.log((canvas._ident, RENDER_DRAWING, (drawing, x, y, *args), kwargs,
                        recording.new_id()))
+        real(drawing, canvas._shadow, x, y, *args, **kwargs)
         return None
 
     renderPDF.draw = draw
+
+
+def record_font_calls(recording: Recording) -> None:
+    """Patch a TrueType font's text encoding: given a recorded canvas's document (a
+    :class:`Member`), the call is logged against that canvas and answered by its shadow's
+    document, whose font subsets then grow exactly as the replayed document's will."""
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    for method in FONT_METHODS:
+        real = getattr(TTFont, method)
+
+        def encode(font, value, doc, *args, _real=real, _method=method, **kwargs):
+            if not isinstance(doc, Member):
+                return _real(font, value, doc, *args, **kwargs)
+            recording.log((doc._ident, FONT_CALL + _method, (font.fontName, value), {},
+                           recording.new_id()))
+            return _real(font, value, doc._shadow, *args, **kwargs)
+
+        setattr(TTFont, method, encode)
 
 
 def read_frames(stream: IO[bytes]) -> Iterator[list[Call]]:
@@ -152,6 +190,12 @@ def replay(stream: IO[bytes], out_dir: Path) -> tuple[int, float, float]:
                 from reportlab.graphics import renderPDF
 
                 value = renderPDF.draw(real[0], objects[target], *real[1:], **kwargs)
+            elif name.startswith(FONT_CALL):
+                from reportlab.pdfbase.pdfmetrics import getFont
+
+                font = getFont(real[0])
+                getattr(font, name[len(FONT_CALL):])(real[1], objects[target]._doc)
+                value = None  # (its answer is already in the recorded operators)
             else:
                 member = objects[target]
                 for part in name.split("."):

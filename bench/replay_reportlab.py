@@ -16,6 +16,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import opsdump
 
 
+def use_flate_level(level: int) -> None:
+    """Compress streams at zlib ``level``, as pnp does (ReportLab itself has no setting: its
+    stream filter object is replaced where ReportLab looks it up)."""
+    import zlib
+
+    from reportlab.pdfbase import pdfdoc
+
+    class Flate(pdfdoc.PDFStreamFilterZCompress):
+        def encode(self, text):
+            return zlib.compress(text.encode("utf8") if isinstance(text, str) else text, level)
+
+    pdfdoc.PDFZCompress = Flate()
+
+
 def main(dump: Path, out_dir: Path) -> None:
     from reportlab import rl_config
     from reportlab.pdfbase import pdfmetrics
@@ -23,6 +37,8 @@ def main(dump: Path, out_dir: Path) -> None:
 
     header = pickle.loads(dump.with_suffix(".header").read_bytes())
     rl_config.useA85 = header["useA85"]
+    if header.get("flate_level") is not None:
+        use_flate_level(header["flate_level"])
     for name, path in header["fonts"]:
         pdfmetrics.registerFont(TTFont(name, path))
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -45,8 +45,10 @@ class _QuickFlate(pdfdoc.PDFStreamFilterZCompress):
     every glyph: about 66 KB a subset), and level 6 spent a fifth of the drawing time on them.
     Level 1 takes half the time for files about 6 % larger; any PDF reader inflates both."""
 
+    level = 1
+
     def encode(self, text: str | bytes) -> bytes:
-        return zlib.compress(text.encode("utf8") if isinstance(text, str) else text, 1)
+        return zlib.compress(text.encode("utf8") if isinstance(text, str) else text, self.level)
 
 
 # ReportLab looks its stream filter up here each time it writes a stream or a font subset
@@ -108,6 +110,8 @@ class OpPainter:
     def y(self, y_mm: float) -> float:
         return (self.h - y_mm) * mm
 
+    # The state and path primitives: what the painter writes as operators itself.
+
     def _set_fill(self, fill: str) -> None:
         if fill != self._fill:
             self._emit(_fill_operator(fill))
@@ -116,18 +120,34 @@ class OpPainter:
             self.c._doc.ensureMinPdfVersion("transparency")
             self._fill = fill
 
+    def _set_stroke(self, stroke: str, width_pt: float) -> None:
+        if stroke != self._stroke:
+            self._emit(_stroke_operator(stroke))
+            self.c._doc.ensureMinPdfVersion("transparency")
+            self._stroke = stroke
+        if width_pt != self._width:
+            self._emit(f"{fp_str(width_pt)} w")
+            self._width = width_pt
+
+    def _clip(self, x: float, y: float, w: float, h: float) -> None:
+        """Clip to a box given in points (even-odd, as a canvas clips a path)."""
+        self._emit(f"n {fp_str(x, y, w, h)} re W* n")
+
+    def _rect(self, x: float, y: float, w: float, h: float, stroke: int, fill: int) -> None:
+        self._emit(f"n {fp_str(x, y, w, h)} re {_PAINT_OPERATOR[stroke, fill]}")
+
+    def _line(self, x1: float, y1: float, x2: float, y2: float) -> None:
+        self._emit(f"n {fp_str(x1, y1)} m {fp_str(x2, y2)} l S")
+
+    def _move_and_scale(self, x: float, y: float, scale_x: float, scale_y: float) -> None:
+        """The matrix ``canvas.translate(x, y)`` then ``canvas.scale(...)`` would make."""
+        self._emit(f"{fp_str(scale_x, 0, 0, scale_y, x, y)} cm")
+
     def _paint(self, fill: str | None, stroke: str | None, width_pt: float) -> tuple[int, int]:
         if fill:
             self._set_fill(fill)
         if stroke:
-            if stroke != self._stroke:
-                self._emit(_stroke_operator(stroke))
-                self.c._doc.ensureMinPdfVersion("transparency")
-                self._stroke = stroke
-            width_pt = print_safe_width(width_pt)
-            if width_pt != self._width:
-                self._emit(f"{fp_str(width_pt)} w")
-                self._width = width_pt
+            self._set_stroke(stroke, print_safe_width(width_pt))
         return (1 if stroke else 0, 1 if fill else 0)
 
     def draw(self, ops: Iterable[Op]) -> None:
@@ -188,8 +208,7 @@ class OpPainter:
         if op.radius > 0:
             self.c.roundRect(x, y, op.w * mm, op.h * mm, op.radius * mm, stroke=stroke, fill=fill)
         else:
-            self._emit(f"n {fp_str(x, y, op.w * mm, op.h * mm)} re "
-                       f"{_PAINT_OPERATOR[stroke, fill]}")
+            self._rect(x, y, op.w * mm, op.h * mm, stroke, fill)
 
     def _draw_polygon(self, op: Polygon) -> None:
         stroke, fill = self._paint(op.fill, op.stroke, op.width_pt)
@@ -217,8 +236,7 @@ class OpPainter:
         self._paint(None, op.stroke, op.width_pt)
         if op.dash:
             self.c.setDash(list(op.dash))
-        self._emit(f"n {fp_str(op.x1 * mm, self.y(op.y1))} m "
-                   f"{fp_str(op.x2 * mm, self.y(op.y2))} l S")
+        self._line(op.x1 * mm, self.y(op.y1), op.x2 * mm, self.y(op.y2))
         if op.dash:
             self.c.setDash([])
 
@@ -229,7 +247,7 @@ class OpPainter:
         c.saveState()
         if op.clip is not None:
             cx, cy, cw, ch = op.clip
-            self._emit(f"n {fp_str(cx * mm, self.y(cy + ch), cw * mm, ch * mm)} re W* n")
+            self._clip(cx * mm, self.y(cy + ch), cw * mm, ch * mm)
         x, y = op.x * mm, self.y(op.y + op.h)
         if op.angle:
             c.translate(x, y)
@@ -239,11 +257,11 @@ class OpPainter:
             with drawing_art(op.path):
                 key, art = _compiled(op)
                 scale_x, scale_y = op.w * mm / art.width, op.h * mm / art.height
-                if op.angle:
+                if op.angle:  # (the canvas folds these into the turn's matrix)
                     c.translate(x, y)
                     c.scale(scale_x, scale_y)
-                else:  # the one matrix canvas.translate and canvas.scale would make
-                    self._emit(f"{fp_str(scale_x, 0, 0, scale_y, x, y)} cm")
+                else:
+                    self._move_and_scale(x, y, scale_x, scale_y)
                 form = self.vector_forms.get(key)
                 if form is not None:
                     c.doForm(form)
@@ -312,6 +330,9 @@ def read_vector_art(faces: Iterable[FaceLayout], folder: Path | None = None) -> 
 class SheetRenderer:
     """One PDF file of pages; faces become forms the first time a page needs them."""
 
+    #: what draws the ops (bench/reference_render.py draws them through ReportLab's calls)
+    painter: type[OpPainter] = OpPainter
+
     def __init__(self, path: Path, paper_mm: tuple[float, float], title: str,
                  faces: dict[FaceKey, FaceLayout], bleed_mm: float,
                  placed_once: Collection[FaceKey] = ()) -> None:
@@ -356,7 +377,7 @@ class SheetRenderer:
         self._prepare_art(face.ops)
         self.canvas.beginForm(name, lowerx=-b, lowery=-b, upperx=face.width_mm * mm + b,
                               uppery=face.height_mm * mm + b)
-        OpPainter(self.canvas, face.height_mm, self.vector_forms).draw(face.ops)
+        self.painter(self.canvas, face.height_mm, self.vector_forms).draw(face.ops)
         self.canvas.endForm()
         self.form_names[key] = name
         return name
@@ -371,13 +392,13 @@ class SheetRenderer:
         c = self.canvas
         c.saveState()
         low = self.paper[1] - placement.y - placement.h
-        clip = fp_str((placement.x - left) * mm, (low - bottom) * mm,
-                      (placement.w + left + right) * mm, (placement.h + top + bottom) * mm)
-        c.addLiteral(f"n {clip} re W* n")
-        c.addLiteral(f"1 0 0 1 {fp_str(placement.x * mm, low * mm)} cm")
+        sheet = self.painter(c, 0.0)  # (points on the sheet: no frame to flip)
+        sheet._clip((placement.x - left) * mm, (low - bottom) * mm,
+                    (placement.w + left + right) * mm, (placement.h + top + bottom) * mm)
+        sheet._move_and_scale(placement.x * mm, low * mm, 1, 1)
         if direct:
             face = self.faces[placement.face]
-            OpPainter(c, face.height_mm, self.vector_forms).draw(face.ops)
+            self.painter(c, face.height_mm, self.vector_forms).draw(face.ops)
         else:
             c.doForm(form)
         c.restoreState()
@@ -394,7 +415,7 @@ class SheetRenderer:
     def add_page(self, page: Page) -> None:
         for placement in page.placements:
             self._place(placement)
-        OpPainter(self.canvas, self.paper[1]).draw(page.marks)
+        self.painter(self.canvas, self.paper[1]).draw(page.marks)
         self._page_boxes(page)
         self.canvas.showPage()
 
