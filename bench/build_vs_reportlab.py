@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -29,6 +28,7 @@ from harness import (
     BenchmarkFailed,
     alternate,
     exits_zero,
+    forget_compiled_art,
     load_average,
     paired_cpu_ratio,
     paired_ratio,
@@ -86,10 +86,11 @@ def main(pairs: int, cold: bool) -> None:
                                         str(copies), str(floor_pdf)], floor_built),
             # --force: a real build every time, not the "up to date" skip of a rebuild
             name: ([*PNP, "build", str(PACK), "--out", str(out / "pnp"), "--force"], pnp_built),
-        }, pairs, prepare={name: lambda: shutil.rmtree(out / "pnp" / CACHE_FOLDER,
-                                                         ignore_errors=True)} if cold else None)
-    print(f"cards (copies): {copies}, whole processes, {pairs} alternated pairs, "
-          f"{'cold: build cache deleted before each pnp run' if cold else 'warm build cache'}, "
+        }, pairs, prepare={name: lambda: forget_compiled_art(out / "pnp" / CACHE_FOLDER)}
+            if cold else None)
+    cache = ("cold: build cache and user art cache deleted before each pnp run" if cold
+             else "warm build cache")
+    print(f"cards (copies): {copies}, whole processes, {pairs} alternated pairs, {cache}, "
           f"load average {load} -> {load_average()} (2 cores)")
     report(runs)
     floor, pnp = runs.values()

@@ -10,9 +10,11 @@ really validated) before its time counts: a benchmark that times a failed run ti
 from __future__ import annotations
 
 import os
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -28,6 +30,16 @@ Check = Callable[[subprocess.CompletedProcess[bytes]], None]
 #: every module at install time); a shell with PYTHONDONTWRITEBYTECODE set would otherwise
 #: make each run compile pnp's sources again and time the compiler
 ENV = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+#: pnp's user-level cache of compiled SVG art (generator.vectorart.user_art_folder) is one of
+#: the benchmark's own, not the user's: a "cold" run deletes it with the build's cache
+USER_CACHE = Path(tempfile.mkdtemp(prefix="pnp-bench-cache-"))
+ENV["PNP_CACHE_DIR"] = str(USER_CACHE)
+
+
+def forget_compiled_art(build_cache: Path) -> None:
+    """Make the next pnp run cold: its build cache and the user-level art cache go."""
+    shutil.rmtree(build_cache, ignore_errors=True)
+    shutil.rmtree(USER_CACHE, ignore_errors=True)
 
 
 class BenchmarkFailed(SystemExit):

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -40,6 +39,7 @@ from harness import (
     BenchmarkFailed,
     alternate,
     exits_zero,
+    forget_compiled_art,
     load_average,
     run_measured,
 )
@@ -129,7 +129,7 @@ def measure(ships: int, pairs: int, scratch: Path, cold: bool = False) -> dict[s
         "pnp": ([*PNP, "build", *build_argv], pnp_built),
         "replay": ([sys.executable, str(ROOT / "bench" / "replay_reportlab.py"), str(dump),
                     str(replayed)], replay_built),
-    }, pairs, prepare={"pnp": lambda: shutil.rmtree(out / CACHE_FOLDER, ignore_errors=True)}
+    }, pairs, prepare={"pnp": lambda: forget_compiled_art(out / CACHE_FOLDER)}
         if cold else None)
     pnp, replay = runs["pnp"], runs["replay"]
     net = [seconds - unpickled for seconds, unpickled in

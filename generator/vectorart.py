@@ -7,7 +7,9 @@ colour and graphics-state operators. So the first build records those operators 
 scratch canvas, and keeps them (with the drawing's size) in ``<out>/.pnp-cache/art/``; every
 later build replays them onto its canvas with ``Canvas.addLiteral`` and imports neither svglib
 nor ``reportlab.graphics``. The cold build replays the same recording, so a warm build writes the
-same bytes as a cold one.
+same bytes as a cold one. Entries are also kept in the user's cache (:func:`user_art_folder`,
+``~/.cache/pnp/art``), which every output folder shares: a build into a new or emptied folder
+copies what it finds there instead of recording.
 
 Only a drawing made of operators that need no page resources is replayed: text (fonts), alpha
 (ExtGState), pictures (XObjects) or named colour spaces are drawn live every time, as before.
@@ -112,9 +114,10 @@ def _compiled_art(path: str, color: str | None, recolor: tuple[tuple[str, str], 
 
 def _lookup(path: str, color: str | None, recolor: tuple[tuple[str, str], ...],
             width_mm: float, height_mm: float, folder: Path | None
-            ) -> tuple[ArtKey | None, Path | None, CompiledArt | None]:
-    """The drawing's key (None when the file has no size: not a drawing), its cache entry and
-    what memory or the entry holds for it (None: to be recorded)."""
+            ) -> tuple[ArtKey | None, list[Path] | None, CompiledArt | None]:
+    """The drawing's key (None when the file has no size: not a drawing), its cache entries
+    (in ``folder``, then in the user's cache) and what memory or an entry holds for it (None:
+    to be recorded)."""
     from generator.art import ArtProblem, art_info, read_art
 
     try:
@@ -125,14 +128,41 @@ def _lookup(path: str, color: str | None, recolor: tuple[tuple[str, str], ...],
     found = _memory()[0].get(key)
     if found is not None or folder is None:
         return key, None, found
-    entry = _entry_path(folder, read_art(Path(path), "image"), color, recolor, key[3])
-    return key, entry, _load(entry)
+    name = _entry_name(read_art(Path(path), "image"), color, recolor, key[3])
+    user = user_art_folder()
+    entries = [folder / name, *([user / name] if user is not None and user != folder else [])]
+    for index, entry in enumerate(entries):
+        art = _load(entry)
+        if art is not None:
+            for closer in entries[:index]:  # the build's own cache learns it from the user's
+                _store(closer, art)
+            return key, entries, art
+    return key, entries, None
+
+
+def user_art_folder() -> Path | None:
+    """The user's own cache of compiled art, shared by every output folder (a build into a
+    new or emptied folder need not record its art again): ``$PNP_CACHE_DIR/art``, else
+    ``$XDG_CACHE_HOME/pnp/art``, else ``~/.cache/pnp/art``. ``PNP_CACHE_DIR=`` (empty) turns
+    it off; so does a home that cannot be found. An entry is named by what it depends on
+    (file content, colours, scale, versions), so any pack and build may share one."""
+    configured = os.environ.get("PNP_CACHE_DIR")
+    if configured is not None:
+        return Path(configured) / ART_FOLDER if configured else None
+    base = os.environ.get("XDG_CACHE_HOME") or ""
+    if not os.path.isabs(base):
+        home = os.path.expanduser("~")
+        if not os.path.isabs(home):
+            return None
+        base = os.path.join(home, ".cache")
+    return Path(base) / "pnp" / ART_FOLDER
 
 
 def _record_placed(path: str, color: str | None, recolor: tuple[tuple[str, str], ...],
-                   width_mm: float, height_mm: float, key: ArtKey | None, entry: Path | None
-                   ) -> tuple[ArtKey, CompiledArt]:
-    """Record the drawing with svglib and ReportLab and keep it in ``entry``."""
+                   width_mm: float, height_mm: float, key: ArtKey | None,
+                   entries: list[Path] | None) -> tuple[ArtKey, CompiledArt]:
+    """Record the drawing with svglib and ReportLab and keep it in ``entries`` (the build's
+    cache and the user's)."""
     from generator.art import svg_drawing
 
     drawing = svg_drawing(Path(path), color, recolor)
@@ -141,7 +171,7 @@ def _record_placed(path: str, color: str | None, recolor: tuple[tuple[str, str],
                                                      float(drawing.width),
                                                      float(drawing.height)))
     art = _record(drawing, key[3])
-    if entry is not None:
+    for entry in entries or ():
         _store(entry, art)
     return key, art
 
@@ -278,12 +308,12 @@ def _versions() -> bytes:
     return "\n".join(parts).encode()
 
 
-def _entry_path(folder: Path, data: bytes, color: str | None,
-                recolor: tuple[tuple[str, str], ...], scale: float) -> Path:
+def _entry_name(data: bytes, color: str | None, recolor: tuple[tuple[str, str], ...],
+                scale: float) -> str:
     digest = hashlib.sha256(_versions())
     digest.update(b"\0" + json.dumps([color, recolor, repr(scale)]).encode() + b"\0")
     digest.update(data)
-    return folder / f"{digest.hexdigest()[:40]}.art"
+    return f"{digest.hexdigest()[:40]}.art"
 
 
 def _load(entry: Path) -> CompiledArt | None:

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
+import tempfile
 import textwrap
 from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
+
+# pnp keeps compiled SVG art in the user's cache too (generator.vectorart.user_art_folder): the
+# tests and the pnp processes they start use a folder of their own, never the user's
+os.environ["PNP_CACHE_DIR"] = tempfile.mkdtemp(prefix="pnp-test-cache-")
 
 ROOT = Path(__file__).resolve().parent.parent
 CWNB = ROOT / "cards" / "cwnb"

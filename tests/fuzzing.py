@@ -782,6 +782,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--case", type=int, default=None, help="replay one case")
     parser.add_argument("--keep", action="store_true", help="keep the case's folder")
     args = parser.parse_args(argv)
+    # fuzzed SVG art is compiled into a cache of the campaign's own, not the user's
+    # (generator.vectorart.user_art_folder)
+    os.environ.setdefault("PNP_CACHE_DIR", tempfile.mkdtemp(prefix="pnp-fuzz-cache-"))
     if args.case is not None:
         _init_worker()
         case, rng = make_case(args.seed, args.case, list(_SOURCES.values()))

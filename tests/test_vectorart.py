@@ -19,6 +19,14 @@ from generator.buildcache import CACHE_FOLDER
 SHEETS = ("fronts.pdf", "backs.pdf", "duplex.pdf")
 
 
+@pytest.fixture(autouse=True)
+def own_user_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Each test starts with an empty user-level art cache (the session's is shared)."""
+    folder = tmp_path / "user-cache"
+    monkeypatch.setenv("PNP_CACHE_DIR", str(folder))
+    return folder / vectorart.ART_FOLDER
+
+
 @pytest.fixture
 def rockpool(tmp_path: Path) -> Path:
     """A copy of the rockpool pack (tinted and repainted SVG art, SVG icons, raster art)."""
@@ -179,6 +187,7 @@ def test_a_first_build_records_its_art_on_two_cores_as_on_one(tmp_path, monkeypa
     compiled = {}
     for jobs in ("2", "1"):
         monkeypatch.setenv("PNP_JOBS", jobs)
+        monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / f"user-cache-{jobs}"))
         vectorart._memory.cache_clear()
         vectorart.compile_placements(placements, tmp_path / jobs)
         recorded = len(vectorart._memory()[0])
@@ -190,3 +199,31 @@ def test_a_first_build_records_its_art_on_two_cores_as_on_one(tmp_path, monkeypa
     assert compiled["2"] == compiled["1"]
     assert sorted(p.name for p in (tmp_path / "2").iterdir()) == \
         sorted(p.name for p in (tmp_path / "1").iterdir())
+
+
+def test_a_build_into_a_new_folder_takes_the_art_from_the_user_cache(rockpool, tmp_path,
+                                                                      own_user_cache):
+    first, _ = _build(rockpool, tmp_path / "first")
+    kept = sorted(p.name for p in own_user_cache.glob("*.art"))
+    assert kept and kept == [p.name for p in _entries(tmp_path / "first")]
+    # a second output folder: nothing to record, so svglib is never needed (it cannot be
+    # imported in this process), the same bytes, and the folder's own cache learns the art
+    probe = ("import sys; sys.modules['svglib.svglib'] = None; sys.argv = ['pnp', *sys.argv[1:]]\n"
+             "from generator.cli import main\nmain()\n")
+    completed = subprocess.run([sys.executable, "-c", probe, "build", str(rockpool), "--out",
+                                str(tmp_path / "second"), "--force"], capture_output=True,
+                               text=True, cwd=ROOT, timeout=300)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    folder = tmp_path / "second" / "rockpool" / "en" / "a4"
+    assert {name: (folder / name).read_bytes() for name in SHEETS} == first
+    assert [p.name for p in _entries(tmp_path / "second")] == kept
+
+
+def test_an_empty_cache_setting_keeps_no_user_cache(rockpool, tmp_path, monkeypatch):
+    monkeypatch.setenv("PNP_CACHE_DIR", "")
+    assert vectorart.user_art_folder() is None
+    _build(rockpool, tmp_path / "out")
+    assert _entries(tmp_path / "out")
+    monkeypatch.delenv("PNP_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert vectorart.user_art_folder() == tmp_path / "xdg" / "pnp" / vectorart.ART_FOLDER
