@@ -219,13 +219,16 @@ class PendingLayout:
     laid out at once in a forked process, the rest by this process in :meth:`result`. Begun
     before the rule checks, the child lays out while this process checks (validate gives it
     more than half for that reason). Below :data:`SPLIT_CARDS` cards, on one core, or with a
-    cache that holds most faces, all of it happens in :meth:`result`. Use it as a context
-    manager, so that an error on the way stops the child."""
+    cache that holds most faces, all of it happens in :meth:`result`, unless it is
+    ``begun_early`` (before other work, like the rule checks): then the child takes every card
+    of a warm cache. Use it as a context manager, so that an error on the way stops the
+    child."""
 
     def __init__(self, card_set: CardSet, game: Game, localizer: Localizer, bleed_mm: float,
                  keep_layouts: bool = True, ink_saver: bool = False,
                  on_card: Callable[[], None] | None = None, allow_overflow: bool = False,
-                 child_share: float = 0.5, cache: FaceCache | None = None) -> None:
+                 child_share: float = 0.5, cache: FaceCache | None = None,
+                 begun_early: bool = False) -> None:
         cards = card_set.cards
 
         def part(chosen: Sequence[Card], elsewhere: Collection[FaceKey] = (),
@@ -252,9 +255,12 @@ class PendingLayout:
         self._cards = cards
         self._cut = len(cards)
         self._child: Forked[CardFaces] | None = None
-        if len(cards) < SPLIT_CARDS or worker_count(2) < 2 or (
-                cache is not None and len(cache.known) > len(cards) / 2):
-            return  # (faces taken from a cache cost less than a fork and their way back)
+        if len(cards) < SPLIT_CARDS or worker_count(2) < 2:
+            return
+        if cache is not None and len(cache.known) > len(cards) / 2:
+            if not begun_early:  # faces taken from a cache cost less than a fork and the
+                return  # way back of its result, unless the fork runs beside other work
+            child_share = 1.0
         self._cut = round(len(cards) * (1 - child_share))
         # a face every card shares (a deck's back) is laid out and reported by the first part
         shared = _shared_faces(game, cards[:self._cut])

@@ -12,17 +12,18 @@ from typing import TYPE_CHECKING
 
 from msgspec import Struct, field
 
-from generator.cardfaces import CardFaces, lay_out_in_two
+from generator.cardfaces import CardFaces, PendingLayout
 from generator.errors import UsageError
 from generator.findings import Finding, has_errors
 from generator.games.base import Game
-from generator.localecheck import check_locale, localizer_for
+from generator.localecheck import EARLY_CHILD_SHARE, check_locale, localizer_for
 from generator.localize import Localizer
 from generator.model import CardSet
 from generator.progress import Progress
 
 if TYPE_CHECKING:
     from generator.facecache import FaceCache
+    from generator.validate import Validation
 
 
 class Prepared(Struct):
@@ -54,7 +55,35 @@ def prepare(pack: Path, expansions: tuple[Path, ...], locale: str | None, bleed_
     with :meth:`FaceCacheFolder.keep` once it has printed them)."""
     from generator.validate import validate
 
-    checked = validate(pack, expansions)
+    begun: list[tuple[Localizer, PendingLayout]] = []
+
+    def begin_layout(card_set: CardSet, game: Game) -> None:
+        """Begin the layout once the cards are loaded: a large set's forked part lays out
+        beside the rule checks (most of it, or all when the face cache holds most faces)."""
+        chosen = locale or card_set.base.manifest.source_locale
+        if game.faces is None or chosen not in card_set.base.manifest.locales:
+            return  # (said once the checks are done)
+        localizer = localizer_for(card_set, game.name, chosen)  # reads the PO catalogs once
+        kept = face_cache.open(card_set, game, chosen, bleed_mm, ink_saver) \
+            if face_cache is not None else None
+        if progress is not None:
+            progress.extend(len(card_set.cards))
+        share = EARLY_CHILD_SHARE["data" if game.data is not None else "built-in"]
+        begun.append((localizer, PendingLayout(
+            card_set, game, localizer, bleed_mm, ink_saver=ink_saver,
+            on_card=progress.advance if progress is not None else None,
+            allow_overflow=allow_overflow, child_share=share, cache=kept, begun_early=True)))
+
+    checked = validate(pack, expansions, on_card_set=begin_layout)
+    try:
+        return _checked_and_laid_out(checked, locale, strict, begun[0] if begun else None)
+    finally:
+        for _, pending in begun:  # (an error on the way: the forked part is stopped)
+            pending.cancel()
+
+
+def _checked_and_laid_out(checked: Validation, locale: str | None, strict: bool,
+                          begun: tuple[Localizer, PendingLayout] | None) -> Preparation:
     result = Preparation(None, list(checked.findings))
     if checked.card_set is None or checked.game is None or has_errors(checked.findings):
         return result
@@ -65,20 +94,14 @@ def prepare(pack: Path, expansions: tuple[Path, ...], locale: str | None, bleed_
         from generator.i18n import no_locale_message
 
         raise UsageError(no_locale_message(card_set.base, locale))
-    if game.faces is None:
+    if game.faces is None or begun is None:
         raise UsageError(f"game '{game.name}' has no card templates to print with")
-    localizer = localizer_for(card_set, game.name, locale)  # reads the PO catalogs once
+    localizer, pending = begun
     result.findings.extend(check_locale(card_set, game, locale, strict, layout=False,
                                         localizer=localizer))
     if has_errors(result.findings):
         return result
-    if progress is not None:
-        progress.extend(len(card_set.cards))
-    kept = face_cache.open(card_set, game, locale, bleed_mm, ink_saver) \
-        if face_cache is not None else None
-    faces = lay_out_in_two(card_set, game, localizer, bleed_mm, ink_saver=ink_saver,
-                           on_card=progress.advance if progress is not None else None,
-                           allow_overflow=allow_overflow, cache=kept)
+    faces = pending.result()
     result.findings.extend(faces.findings)
     if not has_errors(faces.findings):
         result.prepared = Prepared(card_set, game, locale, localizer, faces)

@@ -185,7 +185,13 @@ def overflowing(folder: Path) -> tuple[Path]:
     return (folder,)
 
 
-def test_findings_on_reuse_are_a_fresh_layouts(cwnb: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("forked", [False, True])
+def test_findings_on_reuse_are_a_fresh_layouts(cwnb: Path, tmp_path: Path, monkeypatch,
+                                               forked: bool) -> None:
+    """In one process, and with the layout begun beside the rule checks in a forked process
+    that takes every card (most faces are in the cache)."""
+    if forked:
+        monkeypatch.setattr(cardfaces, "SPLIT_CARDS", 20)
     long = overflowing(tmp_path / "long")
     folder = tmp_path / "faces"
     _, fresh = laid_out(cwnb, None, allow_overflow=True, expansions=long)
