@@ -16,7 +16,6 @@ docs/rules-generic.md documents each one (a test keeps the two equal).
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import fields, is_dataclass
 
 from msgspec import Struct
 from msgspec.structs import replace
@@ -309,10 +308,8 @@ def card_content(card: Card) -> tuple[object, ...]:
     if values is not None:
         return tuple(sorted((str(k), repr(v)) for k, v in values.items()
                             if k not in _NOT_CONTENT))
-    if is_dataclass(card):
-        return tuple((f.name, repr(getattr(card, f.name))) for f in fields(card)
-                     if f.name not in _NOT_CONTENT)
-    return (repr(card),)
+    return tuple((name, repr(getattr(card, name))) for name in card.__struct_fields__
+                 if name not in _NOT_CONTENT)
 
 
 def reused_names(card_set: CardSet) -> Iterator[Finding]:

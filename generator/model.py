@@ -52,15 +52,19 @@ class SourceRef:
         return self.fields.get(field_name, self.location)
 
 
-@dataclass(frozen=True, slots=True)
-class Card:
-    """What every card of every game has; games add their own fields in subclasses."""
+class Card(Struct, frozen=True):
+    """What every card of every game has; games add their own fields in subclasses.
+
+    Two cards are equal when they say the same: where they were written (``source``) is left
+    out of their equality and hash, as a kind may leave out more (``_UNCOMPARED``)."""
 
     id: str
     kind: str
     count: int
     pack: str
-    source: SourceRef = field(compare=False, hash=False)
+    source: SourceRef
+
+    _UNCOMPARED: ClassVar[frozenset[str]] = frozenset({"source"})
 
     #: names of the fields a translator translates (class attribute, overridden per kind)
     TRANSLATABLE: ClassVar[tuple[str, ...]] = ()
@@ -70,6 +74,18 @@ class Card:
     @classmethod
     def yaml_key(cls, attribute: str) -> str:
         return cls.YAML_KEYS.get(attribute, attribute)
+
+    def _compared(self) -> tuple[object, ...]:
+        skip = self._UNCOMPARED
+        return tuple(getattr(self, name) for name in self.__struct_fields__ if name not in skip)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._compared() == other._compared()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((self.__class__, self._compared()))
 
     def text_fields(self) -> dict[str, str]:
         """The translatable texts of this card, by field name (empty ones left out)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 import shutil
-from dataclasses import replace as replace_card
+from dataclasses import replace as replace_manifest
 from pathlib import Path
 
 import pytest
@@ -148,9 +148,9 @@ def test_a_player_order_card_in_an_expansion_hides_its_number():
 def test_names_are_compared_by_kind_and_content(tmp_path):
     base = validate(CWNB).card_set.base
     air_cover = next(c for c in base.cards if c.id == "air-cover")
-    reprint = replace_card(air_cover, id="air-cover-2", pack="other")
-    different = replace_card(air_cover, id="air-cover-3", pack="other", chance_to_hit=5)
-    other = replace(base, manifest=replace_card(base.manifest, pack="other"),
+    reprint = replace(air_cover, id="air-cover-2", pack="other")
+    different = replace(air_cover, id="air-cover-3", pack="other", chance_to_hit=5)
+    other = replace(base, manifest=replace_manifest(base.manifest, pack="other"),
                     cards=(reprint, different))
     card_set = replace(validate(CWNB).card_set, expansions=(other,))
     findings = list(crosspack.reused_names(card_set))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 
 import pytest
@@ -49,10 +48,24 @@ def test_the_model_holds_typed_immutable_cards():
     nimitz = next(c for c in card_set.cards if c.id == "uss-nimitz")
     assert isinstance(nimitz, Ship) and nimitz.is_carrier and nimitz.back == "crippled"
     assert isinstance(nimitz.guns, tuple)
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(AttributeError):  # frozen
         nimitz.points = 99  # type: ignore[misc]
     assert nimitz.source.of("points").line > 0
     ships = [c for c in card_set.cards if isinstance(c, Ship)]
     actions = [c for c in card_set.cards if isinstance(c, Action)]
     orders = [c for c in card_set.cards if isinstance(c, PlayerOrder)]
     assert (len(ships), sum(a.count for a in actions), len(orders)) == (55, 114, 9)
+
+
+def test_cards_are_equal_when_they_say_the_same_wherever_they_were_written():
+    from msgspec.structs import replace
+
+    from generator.location import Location
+    from generator.model import SourceRef
+
+    card_set = validate(CWNB).card_set
+    nimitz = next(c for c in card_set.cards if c.id == "uss-nimitz")
+    elsewhere = replace(nimitz, source=SourceRef(Location("other.yaml", 9, 1)))
+    assert elsewhere == nimitz and hash(elsewhere) == hash(nimitz)
+    assert replace(nimitz, points=nimitz.points + 1) != nimitz
+    assert len({nimitz, elsewhere, replace(nimitz, name="USS Other")}) == 2

@@ -8,21 +8,25 @@ from it (``card.power``), which is all the localizer and the checks ask of a car
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import ClassVar
+
+from msgspec import field
 
 from generator.model import Card, SourceRef
 
 IMPLIED_FIELDS = ("id", "kind", "count")
 
 
-@dataclass(frozen=True, slots=True)
-class DataCard(Card):
+class DataCard(Card, frozen=True):
     """One card of a data game; ``fields`` holds every field written for it (id/kind/count
     too), ``translatable`` the names its kind marks ``x-translate: true``."""
 
-    fields: Mapping[str, object] = field(default_factory=dict, compare=False, hash=False)
+    #: (left out of the card's equality and hash, as its source is: _UNCOMPARED)
+    fields: Mapping[str, object] = field(default_factory=dict)
     translatable: tuple[str, ...] = ()
+
+    _UNCOMPARED: ClassVar[frozenset[str]] = frozenset({"source", "fields"})
 
     def __getattr__(self, name: str) -> object:
         fields = object.__getattribute__(self, "fields")

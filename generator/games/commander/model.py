@@ -8,8 +8,9 @@ a value the validator did not see.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
+
+from msgspec import Struct
 
 from generator.model import Card, SourceRef
 
@@ -34,8 +35,7 @@ def _text(value: object) -> str | None:
     return None if value is None else str(value)
 
 
-@dataclass(frozen=True, slots=True)
-class Weapons:
+class Weapons(Struct, frozen=True, gc=False):
     """Weapon rows of a ship, station or military building (L163-L167, L215-L261)."""
 
     rockets: str | None
@@ -67,8 +67,7 @@ class Weapons:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Combat:
+class Combat(Struct, frozen=True, gc=False):
     """What lets a card fight "by the rules of a ship" (L197, L213)."""
 
     hull: str | None
@@ -92,8 +91,7 @@ class Combat:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class CommanderCard(Card):
+class CommanderCard(Card, frozen=True):
     """Fields every card of the game prints: its name, rarity and number in the release (L319)."""
 
     name: str
@@ -104,8 +102,7 @@ class CommanderCard(Card):
     TRANSLATABLE = ("name", "text")
 
 
-@dataclass(frozen=True, slots=True)
-class Ship(CommanderCard):
+class Ship(CommanderCard, frozen=True):
     size: str
     type: str
     cost: int
@@ -123,8 +120,7 @@ class Ship(CommanderCard):
         return self.size in NAMED_SIZES
 
 
-@dataclass(frozen=True, slots=True)
-class SpaceObject(CommanderCard):
+class SpaceObject(CommanderCard, frozen=True):
     object_type: str
     cost: int
     yield_resources: int
@@ -141,47 +137,40 @@ class SpaceObject(CommanderCard):
         return True if self.proper_name_line is None else self.proper_name_line
 
 
-@dataclass(frozen=True, slots=True)
-class GroundUnit(CommanderCard):
+class GroundUnit(CommanderCard, frozen=True):
     cost: int
     strength: int
 
 
-@dataclass(frozen=True, slots=True)
-class MilitaryBuilding(CommanderCard):
+class MilitaryBuilding(CommanderCard, frozen=True):
     cost: int
     combat: Combat
 
 
-@dataclass(frozen=True, slots=True)
-class CivilBuilding(CommanderCard):
+class CivilBuilding(CommanderCard, frozen=True):
     cost: int
     combat: Combat
     yield_resources: int
     yield_chips: int
 
 
-@dataclass(frozen=True, slots=True)
-class Tactical(CommanderCard):
+class Tactical(CommanderCard, frozen=True):
     chips: int | None
     d6: str | None
 
 
-@dataclass(frozen=True, slots=True)
-class Situation(CommanderCard):
+class Situation(CommanderCard, frozen=True):
     resources: int | None
     chips: int | None
     d6: str | None
 
 
-@dataclass(frozen=True, slots=True)
-class Upgrade(CommanderCard):
+class Upgrade(CommanderCard, frozen=True):
     hosts: tuple[str, ...]
     cost: int
 
 
-@dataclass(frozen=True, slots=True)
-class Commander(CommanderCard):
+class Commander(CommanderCard, frozen=True):
     initiative: int
     victory: str
     archetype: str | None  # pirate | trader | procurator: a commander the rules name (L33-L37)
@@ -189,8 +178,7 @@ class Commander(CommanderCard):
     TRANSLATABLE = ("name", "text", "victory")
 
 
-@dataclass(frozen=True, slots=True)
-class Ability(CommanderCard):
+class Ability(CommanderCard, frozen=True):
     special: bool
     variants: tuple[str, ...]
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 
 from generator.model import Card, SourceRef
@@ -15,8 +14,7 @@ CRIPPLE_MIN_HITS = 7
 AEGIS = "3+3"
 
 
-@dataclass(frozen=True, slots=True)
-class Ship(Card):
+class Ship(Card, frozen=True):
     name: str
     ship_class: str
     type: str
@@ -50,8 +48,7 @@ class Ship(Card):
         return not self.is_submarine and self.hits_to_sink >= CRIPPLE_MIN_HITS
 
 
-@dataclass(frozen=True, slots=True)
-class Action(Card):
+class Action(Card, frozen=True):
     name: str
     text: str
     action: str
@@ -66,8 +63,7 @@ class Action(Card):
     TRANSLATABLE = ("name", "text")
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerOrder(Card):
+class PlayerOrder(Card, frozen=True):
     order: int
     name: str | None
 

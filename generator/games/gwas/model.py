@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 
 from generator.games.gwas.tables import (
@@ -29,8 +28,7 @@ def name_key(name: str) -> str:
 
 
 
-@dataclass(frozen=True, slots=True)
-class Unit(Card):
+class Unit(Card, frozen=True):
     """What every card of a navy has: a nation, hence a side."""
 
     nation: str
@@ -40,8 +38,7 @@ class Unit(Card):
         return NATION_SIDES[self.nation]
 
 
-@dataclass(frozen=True, slots=True)
-class Ship(Unit):
+class Ship(Unit, frozen=True):
     name: str  # as on the ship data sheet: Latin script in every language (004:137)
     ship_class: str  # class code of 003:228, e.g. BB
     group: str  # capital | light | noncombat
@@ -61,8 +58,7 @@ class Ship(Unit):
     YAML_KEYS = MappingProxyType({"ship_class": "class"})
 
 
-@dataclass(frozen=True, slots=True)
-class Submarine(Unit):
+class Submarine(Unit, frozen=True):
     name: str
     torpedo_deck: int
     torpedo_hull: int
@@ -73,8 +69,7 @@ class Submarine(Unit):
     TRANSLATABLE = ("commander", "note")
 
 
-@dataclass(frozen=True, slots=True)
-class Mtb(Unit):
+class Mtb(Unit, frozen=True):
     name: str
     torpedo_deck: int
     torpedo_hull: int
@@ -83,8 +78,7 @@ class Mtb(Unit):
     TRANSLATABLE = ("note",)
 
 
-@dataclass(frozen=True, slots=True)
-class Airship(Unit):
+class Airship(Unit, frozen=True):
     name: str
     movement: int | None  # zones a turn, printed on the counter (004:77)
     bombs: int | None  # gunnery (bomb) factor (003:176)
@@ -93,8 +87,7 @@ class Airship(Unit):
     TRANSLATABLE = ("note",)
 
 
-@dataclass(frozen=True, slots=True)
-class Leader(Unit):
+class Leader(Unit, frozen=True):
     name: str
     rank: str
     flagship: str  # name of a ship card of the same side (004:59)
@@ -102,13 +95,11 @@ class Leader(Unit):
     TRANSLATABLE = ("name", "rank")
 
 
-@dataclass(frozen=True, slots=True)
-class FleetCounter(Unit):
+class FleetCounter(Unit, frozen=True):
     number: int  # printed on one side only (003:194)
 
 
-@dataclass(frozen=True, slots=True)
-class Reference(Card):
+class Reference(Card, frozen=True):
     procedure: str
     rule: str
     title: str
