@@ -108,16 +108,20 @@ def _checked_and_laid_out(checked: Validation, locale: str | None, strict: bool,
     return result
 
 
-class FaceCacheFolder(Struct):
+class FaceCacheFolder:
     """Where a build keeps its faces (``<out>/.pnp-cache/faces``), whether it may take the
     last build's (``reuse``; ``--force`` lays every face out again, and still keeps them), and
-    the output root to leave out of the inputs when it lies inside a pack."""
+    the output root to leave out of the inputs when it lies inside a pack. Once opened, it
+    knows the cache file and what was read from it."""
 
-    folder: Path
-    reuse: bool = True
-    exclude: Path | None = None
-    _path: Path | None = None
-    _opened: FaceCache | None = None
+    __slots__ = ("_opened", "_path", "exclude", "folder", "reuse")
+
+    def __init__(self, folder: Path, reuse: bool = True, exclude: Path | None = None) -> None:
+        self.folder = folder
+        self.reuse = reuse
+        self.exclude = exclude
+        self._path: Path | None = None
+        self._opened: FaceCache | None = None
 
     def open(self, card_set: CardSet, game: Game, locale: str, bleed_mm: float,
              ink_saver: bool) -> FaceCache | None:
