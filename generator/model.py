@@ -143,6 +143,12 @@ class CardSet(Struct, frozen=True):
         return (self.base, *self.expansions)
 
     @property
+    def name(self) -> str:
+        """The set's name in outputs (a build's folder, a proof's pack): the base pack's id and
+        its expansions', joined by '+'."""
+        return "+".join(pack.manifest.pack for pack in self.packs)
+
+    @property
     def cards(self) -> tuple[Card, ...]:
         return tuple(card for pack in self.packs for card in pack.cards)
 

@@ -35,8 +35,8 @@ class Prepared(Struct):
 
     @property
     def name(self) -> str:
-        """The output folder's name: the base pack and its expansions, joined by '+'."""
-        return "+".join(p.manifest.pack for p in self.card_set.packs)
+        """The output folder's name (:attr:`CardSet.name`)."""
+        return self.card_set.name
 
 
 class Preparation(Struct):
@@ -141,8 +141,7 @@ class FaceCacheFolder:
                  "ink_saver": ink_saver}, self.exclude)
         except OSError:
             return None
-        name = "+".join(p.manifest.pack for p in card_set.packs)
-        self._path = self.folder / name / f"{locale}.faces"
+        self._path = self.folder / card_set.name / f"{locale}.faces"
         self._opened = facecache.load(self._path, key) if self.reuse \
             else facecache.FaceCache(key)
         return self._opened

@@ -349,6 +349,8 @@ class SheetRenderer:
         self.canvas.setCreator("pnp print-and-play generator")
         self.form_names: dict[FaceKey, str] = {}
         self.vector_forms: dict[ArtKey, str] = {}
+        #: clips and moves to each placed card, in the sheet's points (no frame to flip)
+        self._sheet = self.painter(self.canvas, 0.0)
 
     def _prepare_art(self, ops: list[Op]) -> None:
         """Draw each SVG file (in each colour it is painted) into a form of its own before the
@@ -392,10 +394,9 @@ class SheetRenderer:
         c = self.canvas
         c.saveState()
         low = self.paper[1] - placement.y - placement.h
-        sheet = self.painter(c, 0.0)  # (points on the sheet: no frame to flip)
-        sheet._clip((placement.x - left) * mm, (low - bottom) * mm,
-                    (placement.w + left + right) * mm, (placement.h + top + bottom) * mm)
-        sheet._move_and_scale(placement.x * mm, low * mm, 1, 1)
+        self._sheet._clip((placement.x - left) * mm, (low - bottom) * mm,
+                          (placement.w + left + right) * mm, (placement.h + top + bottom) * mm)
+        self._sheet._move_and_scale(placement.x * mm, low * mm, 1, 1)
         if direct:
             face = self.faces[placement.face]
             self.painter(c, face.height_mm, self.vector_forms).draw(face.ops)

@@ -19,13 +19,15 @@ and qpdf's file id is computed from the content.
 from __future__ import annotations
 
 import math
-import operator
 import os
 import shutil
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from msgspec import Struct
+from msgspec.structs import astuple
 
 from generator.forked import in_two_processes, worker_count
 from generator.impose import Page
@@ -185,49 +187,24 @@ def _plain_bytes(value: object) -> bytes:
         return b"pickle" + buffer.getvalue()
 
 
-def _field_names(kind: type) -> tuple[str, ...]:
-    """Every field of a record class (a msgspec Struct or a dataclass), inherited ones too
-    (``__slots__`` names a class's own only)."""
-    names = getattr(kind, "__struct_fields__", None)
-    if names is None:
-        import dataclasses
-
-        names = tuple(field.name for field in dataclasses.fields(kind))
-    return names
+def _fields(value: Struct) -> tuple:
+    return (type(value).__qualname__, astuple(value))
 
 
-def _getter(kind: type) -> Callable[[object], tuple]:
-    """The field values of a record (an op, a placement, a grid), in order."""
-    getter = _GETTERS.get(kind)
-    if getter is None:
-        names = _field_names(kind)
-        getter = _GETTERS[kind] = operator.attrgetter(*names) if len(names) > 1 \
-            else (lambda obj, name=names[0]: (getattr(obj, name),))
-    return getter
-
-
-_GETTERS: dict[type, Callable[[object], tuple]] = {}
-
-
-def _fields(value: object) -> tuple:
-    return (type(value).__qualname__, _getter(type(value))(value))
-
-
-def _ops_values(ops: Sequence[object]) -> tuple:
+def _ops_values(ops: Sequence[Struct]) -> tuple:
     """Ops (or placements) as plain data: all of one class (a page's placements) as the
     class's name and each one's fields, else each as :func:`_fields`."""
     kinds = set(map(type, ops))
     if len(kinds) == 1:
         kind = kinds.pop()
-        return (kind.__qualname__, list(map(_getter(kind), ops)))
+        return (kind.__qualname__, list(map(astuple, ops)))
     return ("", [_fields(op) for op in ops])
 
 
 def _page_values(page: Page) -> tuple:
     """Every field of a page as plain data: its grid, placements and marks as their fields."""
     values: list[object] = []
-    for name in _field_names(type(page)):
-        value = getattr(page, name)
+    for value in astuple(page):
         if isinstance(value, list):
             value = _ops_values(value)
         elif value is not None and not isinstance(value, str | int | float | tuple):

@@ -169,7 +169,7 @@ def collect(pack: Path, expansions: Sequence[Path], locales: Sequence[str],
             from generator.i18n import no_locale_message
 
             raise UsageError(no_locale_message(card_set.base, locale))
-    proof = Proof(title=manifest.name, pack="+".join(p.manifest.pack for p in card_set.packs),
+    proof = Proof(title=manifest.name, pack=card_set.name,
                   locales=chosen, bleed_mm=bleed_mm)
     views = _card_views(card_set)
     if game.faces is None:

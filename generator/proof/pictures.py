@@ -13,7 +13,6 @@ import io
 import os
 import tempfile
 from collections.abc import Mapping
-from functools import cache
 from pathlib import Path
 from typing import Protocol
 
@@ -81,17 +80,12 @@ def write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
-@cache
-def _field_names(op_type: type) -> tuple[str, ...]:
-    return op_type.__struct_fields__  # ops are msgspec Structs (generator.layout.ops)
-
-
 def _file_signatures(face: FaceLayout) -> list[tuple[str, int, int]]:
     """Size and modification time of files the operations draw (raster or SVG art), so that
     replacing an art file under the same name re-renders the faces that show it."""
     signatures = []
     for op in face.ops:
-        for name in _field_names(type(op)):
+        for name in type(op).__struct_fields__:  # ops are msgspec Structs
             value = getattr(op, name)
             if name == "path" and isinstance(value, str):  # ops.Image names its art file
                 value = Path(value)
