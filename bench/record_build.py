@@ -62,10 +62,10 @@ def main(dump: Path, build_args: list[str]) -> None:
                 continue
             if name.startswith("generator") and getattr(module, "Canvas", None) is Canvas:
                 module.Canvas = factory
-        from generator.cli import cli
+        from generator.cli import dispatch
 
         try:
-            cli.main(["build", *build_args], standalone_mode=False)
+            dispatch(["build", *build_args])
         finally:
             recording.flush()
     fonts = []

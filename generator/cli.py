@@ -3,7 +3,8 @@
 Exit codes: 0 clean, 1 findings of severity error, 2 usage or I/O error. Bad input never shows a
 Python traceback; an unexpected internal error prints one line (set PNP_DEBUG=1 for the trace).
 
-Only click is imported at the top: ``pnp --help`` must answer in a blink, so every command
+Only argparse is imported at the top (through generator.cliparser, which builds the parser from
+the declarations beside each command): ``pnp --help`` must answer in a blink, so every command
 imports the machinery it needs (schemas, YAML, ReportLab...) inside its own function.
 """
 
@@ -14,13 +15,25 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import click
-
-from generator.cliargs import FiniteFloat, Offset
+from generator.cliargs import FiniteFloat, Offset, WholeNumber
+from generator.cliparser import CommandGroup, argument, flag, flag_pair, option, parse
 from generator.errors import FindingsError, UsageError
 
 if TYPE_CHECKING:
     from typing import NoReturn
+
+
+def echo(text: str, *, err: bool = False) -> None:
+    """A line on stdout (``err``: stderr), written through at once as click.echo did: what pnp
+    printed is there even if the process is stopped the next moment."""
+    stream = sys.stderr if err else sys.stdout
+    line = f"{text}\n"
+    try:
+        stream.write(line)
+    except UnicodeEncodeError:  # a terminal in a legacy encoding: escaped, never a crash
+        encoding = getattr(stream, "encoding", None) or "utf-8"
+        stream.write(line.encode(encoding, "backslashreplace").decode(encoding))
+    stream.flush()
 
 
 # The few pipeline functions most commands share, imported at their first call (see above).
@@ -61,28 +74,22 @@ def validate(pack: Path, expansions: tuple[Path, ...], on_card_set=None):
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
-PACK_ARG = click.argument("pack", type=click.Path(path_type=Path))
-WITH_OPT = click.option("--with", "expansions", multiple=True, type=click.Path(path_type=Path),
-                        help="an expansion pack to load together with PACK (repeatable)")
+PACK_ARG = argument("pack", type=Path, help="the pack's folder (the one holding game.yaml)")
+WITH_OPT = option("--with", dest="expansions", repeat=True, type=Path,
+                  help="an expansion pack to load together with PACK (repeatable)")
 
-
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="pnp-sheets")
-def cli() -> None:
-    """Print-and-play card sheets from YAML card definitions."""
+cli = CommandGroup("Print-and-play card sheets from YAML card definitions.", version=True)
 
 
 @cli.command("validate")
 @PACK_ARG
 @WITH_OPT
-@click.option("--locale", "locales", multiple=True, help="also check this translation")
-@click.option("--strict", is_flag=True, help="a missing translation is an error, not a warning")
-@click.option("--deck", "decks", multiple=True, type=click.Path(path_type=Path),
-              help="also check this deck file against the game's deck rules (repeatable)")
-@click.option("--format", "output_format", type=click.Choice(["text", "json", "sarif"]),
-              default="text")
-@click.option("--verbose", "-v", is_flag=True,
-              help="list every missing translation (text output summarises them)")
+@option("--locale", dest="locales", repeat=True, help="also check this translation")
+@flag("--strict", help="a missing translation is an error, not a warning")
+@option("--deck", dest="decks", repeat=True, type=Path,
+        help="also check this deck file against the game's deck rules (repeatable)")
+@option("--format", dest="output_format", choices=["text", "json", "sarif"], default="text")
+@flag("-v", "--verbose", help="list every missing translation (text output summarises them)")
 def validate_command(pack: Path, expansions: tuple[Path, ...], locales: tuple[str, ...],
                      strict: bool, decks: tuple[Path, ...], output_format: str,
                      verbose: bool) -> None:
@@ -126,7 +133,7 @@ def validate_command(pack: Path, expansions: tuple[Path, ...], locales: tuple[st
         from generator.localecheck import missing_summary
 
         cards = result.card_set.cards if result.card_set else ()
-        click.echo(render_json(findings, {"cards": len(cards),
+        echo(render_json(findings, {"cards": len(cards),
                                           "copies": sum(c.count for c in cards),
                                           "missing_translations": missing_summary(findings)}))
     elif output_format == "sarif":
@@ -135,9 +142,9 @@ def validate_command(pack: Path, expansions: tuple[Path, ...], locales: tuple[st
 
         rules = {row.code: f"{row.message} ({row.cites})" if row.cites else row.message
                  for row in rule_rows(result.game)} if result.game is not None else {}
-        click.echo(render_sarif(findings, rules=rules))
+        echo(render_sarif(findings, rules=rules))
     else:
-        click.echo(_text_with_summary(findings, verbose))
+        echo(_text_with_summary(findings, verbose))
     sys.exit(EXIT_FINDINGS if has_errors(findings) else EXIT_CLEAN)
 
 
@@ -171,39 +178,37 @@ def _deck_findings(decks: tuple[Path, ...], pack: Path, result) -> list:
     return findings
 
 
-PAPER_OPT = click.option("--paper", type=click.Choice(["a4", "letter", "a3", "legal", "tabloid"]),
-                         default="a4", show_default=True)
+PAPER_OPT = option("--paper", choices=["a4", "letter", "a3", "legal", "tabloid"], default="a4",
+                   show_default=True)
+OUT_OPT = option("--out", dest="out_root", type=Path, default=Path("output"), show_default=True)
 
 
 @cli.command("build")
 @PACK_ARG
 @WITH_OPT
-@click.option("--locale", default=None, help="language to print (default: the pack's source)")
+@option("--locale", default=None, help="language to print (default: the pack's source)")
 @PAPER_OPT
-@click.option("--duplex", type=click.Choice(["long", "short", "none"]), default="long",
-              show_default=True, help="flip edge of your duplex printer; none = fronts only")
-@click.option("--back-offset", type=Offset(), default="0,0", show_default=True,
-              help="DX,DY mm to shift back pages (measure with pnp calibrate)")
-@click.option("--out", "out_root", type=click.Path(path_type=Path), default=Path("output"),
-              show_default=True)
-@click.option("--bleed", "bleed_mm", type=FiniteFloat(0, 5), default=1.5,
-              show_default=True, help="mm of art past the trim on the sheet's outer edges")
-@click.option("--margin", "margin_mm", type=FiniteFloat(0, 20), default=3.0,
-              show_default=True, help="your printer's unprintable border in mm")
-@click.option("--gutter", "gutter_mm", type=FiniteFloat(0, 20), default=0.0,
-              show_default=True, help="mm between cards; 2 x bleed gives each card its own")
-@click.option("--deck", type=click.Path(path_type=Path), default=None,
-              help="print only this deck file, in its counts (e.g. decks/x.yaml)")
-@click.option("--cut-lines/--no-cut-lines", default=True, show_default=True,
-              help="grey hairlines along every card edge on front pages")
-@click.option("--ink-saver", is_flag=True, help="white instead of full-bleed backgrounds")
-@click.option("--strict", is_flag=True, help="refuse to print a missing translation")
-@click.option("--allow-overflow", is_flag=True,
-              help="print even when a text does not fit its box (reported as a warning)")
-@click.option("--quiet", "-q", is_flag=True,
-              help="print errors only: no progress bar, no warnings, no summary line")
-@click.option("--force", is_flag=True,
-              help="build everything again, even what no changed input touches")
+@option("--duplex", choices=["long", "short", "none"], default="long", show_default=True,
+        help="flip edge of your duplex printer; none = fronts only")
+@option("--back-offset", type=Offset(), default=(0.0, 0.0), show_default="0,0",
+        help="DX,DY mm to shift back pages (measure with pnp calibrate)")
+@OUT_OPT
+@option("--bleed", dest="bleed_mm", type=FiniteFloat(0, 5), default=1.5, show_default=True,
+        help="mm of art past the trim on the sheet's outer edges")
+@option("--margin", dest="margin_mm", type=FiniteFloat(0, 20), default=3.0, show_default=True,
+        help="your printer's unprintable border in mm")
+@option("--gutter", dest="gutter_mm", type=FiniteFloat(0, 20), default=0.0, show_default=True,
+        help="mm between cards; 2 x bleed gives each card its own")
+@option("--deck", type=Path, default=None,
+        help="print only this deck file, in its counts (e.g. decks/x.yaml)")
+@flag_pair("--cut-lines", "--no-cut-lines", default=True,
+           help="grey hairlines along every card edge on front pages")
+@flag("--ink-saver", help="white instead of full-bleed backgrounds")
+@flag("--strict", help="refuse to print a missing translation")
+@flag("--allow-overflow",
+      help="print even when a text does not fit its box (reported as a warning)")
+@flag("-q", "--quiet", help="print errors only: no progress bar, no warnings, no summary line")
+@flag("--force", help="build everything again, even what no changed input touches")
 def build_command(pack: Path, expansions: tuple[Path, ...], locale: str | None, paper: str,
                   duplex: str, back_offset: tuple[float, float], out_root: Path,
                   bleed_mm: float, margin_mm: float, gutter_mm: float, deck: Path | None,
@@ -227,9 +232,9 @@ def build_command(pack: Path, expansions: tuple[Path, ...], locale: str | None, 
     last = None if force else record.unchanged()
     if last is not None:
         if last["messages"]:
-            click.echo(last["messages"], err=True)
+            echo(last["messages"], err=True)
         if not quiet:
-            click.echo(f"up to date: {display_path(Path(last['out_dir']))}/ ({last['pages']} "
+            echo(f"up to date: {display_path(Path(last['out_dir']))}/ ({last['pages']} "
                        "pages; no input changed since the last build)")
         return
     from generator.gcpause import collector_paused
@@ -249,36 +254,34 @@ def build_command(pack: Path, expansions: tuple[Path, ...], locale: str | None, 
                        allow_overflow=allow_overflow, reuse=not force)
     shown = [f for f in result.findings if not quiet or f.severity is Severity.ERROR]
     if shown:
-        click.echo(render_text(shown), err=True)
+        echo(render_text(shown), err=True)
     if result.out_dir is None:
-        click.echo("pnp: build stopped: fix the errors above first", err=True)
+        echo("pnp: build stopped: fix the errors above first", err=True)
         sys.exit(EXIT_FINDINGS)
     record.save(result.out_dir, result.pages, render_text(shown) if shown else "")
     if not quiet:
-        click.echo(f"wrote {display_path(result.out_dir)}/ ({result.pages} pages)")
+        echo(f"wrote {display_path(result.out_dir)}/ ({result.pages} pages)")
 
 
 @cli.command("export")
 @PACK_ARG
 @WITH_OPT
-@click.option("--locale", default=None, help="language to export (default: the pack's source)")
-@click.option("--to", "to", type=click.Choice(["png", "card-pdf", "tts"]), default=None,
-              help="one PNG or one PDF per card side, or Tabletop Simulator decks")
-@click.option("--preset", type=click.Choice(["thegamecrafter", "makeplayingcards",
-                                             "drivethrucards"]), default=None,
-              help="a print service's sizes, bleed and resolution (docs/exports.md)")
-@click.option("--dpi", type=click.IntRange(36, 1200), default=None,
-              help="PNG resolution (default 300; TTS: a 10 x 7 sheet within 4096 px)")
-@click.option("--bleed", "bleed_mm", type=FiniteFloat(0, 10), default=None,
-              help="mm of bleed on every side (default 3.175 = 1/8 in)")
-@click.option("--kind", "kinds", multiple=True, help="export only cards of this kind")
-@click.option("--per-copy", is_flag=True, help="a file for every copy, not one per face")
-@click.option("--base-url", default=None, help="TTS: URL the sheets will be uploaded to")
-@click.option("--out", "out_root", type=click.Path(path_type=Path), default=Path("output"),
-              show_default=True)
-@click.option("--ink-saver", is_flag=True, help="white instead of full-bleed backgrounds")
-@click.option("--strict", is_flag=True, help="refuse to export a missing translation")
-@click.option("--quiet", "-q", is_flag=True, help="print errors only")
+@option("--locale", default=None, help="language to export (default: the pack's source)")
+@option("--to", choices=["png", "card-pdf", "tts"], default=None,
+        help="one PNG or one PDF per card side, or Tabletop Simulator decks")
+@option("--preset", choices=["thegamecrafter", "makeplayingcards", "drivethrucards"],
+        default=None, help="a print service's sizes, bleed and resolution (docs/exports.md)")
+@option("--dpi", type=WholeNumber(36, 1200, "dpi"), default=None,
+        help="PNG resolution (default 300; TTS: a 10 x 7 sheet within 4096 px)")
+@option("--bleed", dest="bleed_mm", type=FiniteFloat(0, 10), default=None,
+        help="mm of bleed on every side (default 3.175 = 1/8 in)")
+@option("--kind", dest="kinds", repeat=True, help="export only cards of this kind")
+@flag("--per-copy", help="a file for every copy, not one per face")
+@option("--base-url", default=None, help="TTS: URL the sheets will be uploaded to")
+@OUT_OPT
+@flag("--ink-saver", help="white instead of full-bleed backgrounds")
+@flag("--strict", help="refuse to export a missing translation")
+@flag("-q", "--quiet", help="print errors only")
 def export_command(pack: Path, expansions: tuple[Path, ...], locale: str | None, out_root: Path,
                    quiet: bool, **choices) -> None:
     """Per-card PNG or PDF files for print services, or Tabletop Simulator decks."""
@@ -290,24 +293,23 @@ def export_command(pack: Path, expansions: tuple[Path, ...], locale: str | None,
         result = export(pack, expansions, locale, ExportOptions(**choices), out_root, progress)
     shown = [f for f in result.findings if not quiet or f.severity is Severity.ERROR]
     if shown:
-        click.echo(render_text(shown), err=True)
+        echo(render_text(shown), err=True)
     if result.out_dir is None:
-        click.echo("pnp: export stopped: fix the errors above first", err=True)
+        echo("pnp: export stopped: fix the errors above first", err=True)
         sys.exit(EXIT_FINDINGS)
     if not quiet:
-        click.echo(f"wrote {display_path(result.out_dir)}/ ({result.files} files)")
+        echo(f"wrote {display_path(result.out_dir)}/ ({result.files} files)")
 
 
 @cli.command("preflight")
 @PACK_ARG
 @WITH_OPT
-@click.option("--locale", default=None, help="language to check (default: the pack's source)")
-@click.option("--safe", "safe_mm", type=FiniteFloat(0, 20), default=3.0,
-              show_default=True, help="mm inside the trim that text must keep clear of")
-@click.option("--bleed", "bleed_mm", type=FiniteFloat(0, 10), default=3.175,
-              show_default=True, help="mm of bleed art expected past the trim")
-@click.option("--format", "output_format", type=click.Choice(["text", "json", "sarif"]),
-              default="text")
+@option("--locale", default=None, help="language to check (default: the pack's source)")
+@option("--safe", dest="safe_mm", type=FiniteFloat(0, 20), default=3.0, show_default=True,
+        help="mm inside the trim that text must keep clear of")
+@option("--bleed", dest="bleed_mm", type=FiniteFloat(0, 10), default=3.175, show_default=True,
+        help="mm of bleed art expected past the trim")
+@option("--format", dest="output_format", choices=["text", "json", "sarif"], default="text")
 def preflight_command(pack: Path, expansions: tuple[Path, ...], locale: str | None,
                       safe_mm: float, bleed_mm: float, output_format: str) -> None:
     """Print-shop checks per card and side: safe zone, bleed, thin lines, image dpi, fonts."""
@@ -317,20 +319,18 @@ def preflight_command(pack: Path, expansions: tuple[Path, ...], locale: str | No
     findings, faces = preflight(pack, expansions, locale,
                                 PreflightOptions(safe_mm=safe_mm, bleed_mm=bleed_mm))
     if output_format == "json":
-        click.echo(render_json(findings, {"faces": faces}))
+        echo(render_json(findings, {"faces": faces}))
     elif output_format == "sarif":
-        click.echo(render_sarif(findings))
+        echo(render_sarif(findings))
     else:
-        click.echo(render_text(findings))
+        echo(render_text(findings))
     sys.exit(EXIT_FINDINGS if has_errors(findings) else EXIT_CLEAN)
 
 
 @cli.command("calibrate")
 @PAPER_OPT
-@click.option("--duplex", type=click.Choice(["long", "short"]), default="long",
-              show_default=True)
-@click.option("--out", "out_root", type=click.Path(path_type=Path), default=Path("output"),
-              show_default=True)
+@option("--duplex", choices=["long", "short"], default="long", show_default=True)
+@OUT_OPT
 def calibrate_command(paper: str, duplex: str, out_root: Path) -> None:
     """Print a two-sided page that measures your printer's back-side offset."""
     from generator.calibrate import write_calibration
@@ -342,17 +342,20 @@ def calibrate_command(paper: str, duplex: str, out_root: Path) -> None:
     except OSError as exc:
         raise UsageError(f"{display_path(target)}: cannot write: {exc.strerror or exc}") \
             from None
-    click.echo(f"wrote {display_path(path)}: print it duplex, then read the back against a "
+    echo(f"wrote {display_path(path)}: print it duplex, then read the back against a "
                "light and pass the numbers as --back-offset DX,DY")
+
+
+LOCALES_SHOWN = option("--locale", dest="locales", repeat=True,
+                       help="a language to show; several stand side by side (default: the "
+                            "source)")
 
 
 @cli.command("preview")
 @PACK_ARG
 @WITH_OPT
-@click.option("--locale", "locales", multiple=True,
-              help="a language to show; several stand side by side (default: the source)")
-@click.option("--out", "out_root", type=click.Path(path_type=Path), default=Path("output"),
-              show_default=True)
+@LOCALES_SHOWN
+@OUT_OPT
 def preview_command(pack: Path, expansions: tuple[Path, ...], locales: tuple[str, ...],
                     out_root: Path) -> None:
     """Write a proof page: every card's faces as printed, with its findings pinned on."""
@@ -361,8 +364,8 @@ def preview_command(pack: Path, expansions: tuple[Path, ...], locales: tuple[str
     result = write_preview(pack, expansions, locales, out_root)
     findings = result.proof.findings
     if findings:
-        click.echo(render_text(findings), err=True)
-    click.echo(f"wrote {display_path(result.page)} ({len(result.proof.pictures)} pictures, "
+        echo(render_text(findings), err=True)
+    echo(f"wrote {display_path(result.page)} ({len(result.proof.pictures)} pictures, "
                f"{result.rendered} rendered)")
     sys.exit(EXIT_FINDINGS if has_errors(findings) else EXIT_CLEAN)
 
@@ -370,27 +373,24 @@ def preview_command(pack: Path, expansions: tuple[Path, ...], locales: tuple[str
 @cli.command("watch")
 @PACK_ARG
 @WITH_OPT
-@click.option("--locale", "locales", multiple=True,
-              help="a language to show; several stand side by side (default: the source)")
-@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
-              help="port on 127.0.0.1 (0: any free port)")
+@LOCALES_SHOWN
+@option("--port", type=WholeNumber(0, 65535, unit="", name="PORT"), default=8765, show_default=True,
+        help="port on 127.0.0.1 (0: any free port)")
 def watch_command(pack: Path, expansions: tuple[Path, ...], locales: tuple[str, ...],
                   port: int) -> None:
     """Serve the proof page on localhost and rebuild it on every save (Ctrl-C stops)."""
     from generator.proof.watch import run_watch
 
-    run_watch(pack, expansions, locales, port, click.echo)
+    run_watch(pack, expansions, locales, port, echo)
 
 
-@cli.group("i18n")
-def i18n_group() -> None:
-    """Translation catalogs (gettext PO files in PACK/locales/)."""
+i18n_group = cli.group("i18n", "Translation catalogs (gettext PO files in PACK/locales/).")
 
 
 def _loaded_pack(pack: Path):
     load = load_pack(pack)
     if load.pack is None or has_errors(load.findings):
-        click.echo(render_text(load.findings), err=True)
+        echo(render_text(load.findings), err=True)
         sys.exit(EXIT_FINDINGS)
     return load.pack
 
@@ -410,14 +410,14 @@ def i18n_extract(pack: Path) -> None:
     loaded = _loaded_pack(pack)
     messages = _messages(loaded)
     target = extract(loaded, messages)
-    click.echo(f"wrote {display_path(target)} ({len(messages)} messages)")
+    echo(f"wrote {display_path(target)} ({len(messages)} messages)")
 
 
 @i18n_group.command("update")
 @PACK_ARG
-@click.option("--locale", "locales", multiple=True,
-              help="language to update or add (repeatable; default: every one in game.yaml); "
-                   "a new one is added to game.yaml's locales:")
+@option("--locale", dest="locales", repeat=True,
+        help="language to update or add (repeatable; default: every one in game.yaml); a new "
+             "one is added to game.yaml's locales:")
 def i18n_update(pack: Path, locales: tuple[str, ...]) -> None:
     """Merge the current messages into the locales' PO files, as msgmerge does (new, fuzzy
     with the previous source text, obsolete)."""
@@ -439,16 +439,16 @@ def i18n_update(pack: Path, locales: tuple[str, ...]) -> None:
                          f"with pnp i18n update {display_path(pack)} --locale de")
     for locale in added:
         add_locale(loaded.root / "game.yaml", locale, manifest.source_locale)
-        click.echo(f"added {locale} ({language_name(locale)}) to "
+        echo(f"added {locale} ({language_name(locale)}) to "
                    f"{display_path(loaded.root / 'game.yaml')} locales")
     for path in update(loaded, _messages(loaded), list(dict.fromkeys(locales)) or None):
-        click.echo(f"updated {display_path(path)}")
+        echo(f"updated {display_path(path)}")
 
 
 @i18n_group.command("status")
 @PACK_ARG
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text")
-@click.option("--verbose", "-v", is_flag=True, help="list every untranslated message")
+@option("--format", dest="output_format", choices=["text", "json"], default="text")
+@flag("-v", "--verbose", help="list every untranslated message")
 def i18n_status(pack: Path, output_format: str, verbose: bool) -> None:
     """Per locale: translated, missing, fuzzy and obsolete messages, and what is missing by
     card kind and field."""
@@ -459,7 +459,7 @@ def i18n_status(pack: Path, output_format: str, verbose: bool) -> None:
     loaded = _loaded_pack(pack)
     rows = status(loaded, _messages(loaded))
     if output_format == "json":
-        click.echo(json.dumps({"pack": loaded.manifest.pack, "locales": [
+        echo(json.dumps({"pack": loaded.manifest.pack, "locales": [
             {"locale": r.locale, "total": r.total, "translated": r.translated,
              "missing": r.missing, "fuzzy": r.fuzzy, "obsolete": r.obsolete,
              "percent": round(r.percent, 1), "missing_by_field": r.missing_by_field,
@@ -467,33 +467,33 @@ def i18n_status(pack: Path, output_format: str, verbose: bool) -> None:
                               for m in r.untranslated]}
             for r in rows]}, indent=2, ensure_ascii=False))
         return
-    click.echo(f"{'locale':<8}{'translated':>11}{'missing':>9}{'fuzzy':>7}{'obsolete':>10}"
+    echo(f"{'locale':<8}{'translated':>11}{'missing':>9}{'fuzzy':>7}{'obsolete':>10}"
                f"{'done':>8}")
     for r in rows:
-        click.echo(f"{r.locale:<8}{r.translated:>11}{r.missing:>9}{r.fuzzy:>7}"
+        echo(f"{r.locale:<8}{r.translated:>11}{r.missing:>9}{r.fuzzy:>7}"
                    f"{r.obsolete:>10}{r.percent:>7.1f}%")
     for r in rows:
         if r.untranslated:
-            click.echo(f"{r.locale} missing: " + ", ".join(
+            echo(f"{r.locale} missing: " + ", ".join(
                 f"{group} {count}" for group, count in r.missing_by_field.items()))
         if verbose:
             for message in r.untranslated:
-                click.echo(f"  {message.where}: {message.context}: {message.source}")
+                echo(f"  {message.where}: {message.context}: {message.source}")
     if not verbose and any(r.untranslated for r in rows):
-        click.echo("(--verbose lists every untranslated message)")
+        echo("(--verbose lists every untranslated message)")
 
 
 @cli.command("schema")
 @PACK_ARG
-@click.option("--out", "out_dir", type=click.Path(path_type=Path), default=None,
-              help="folder to write to (default: PACK/schemas)")
+@option("--out", dest="out_dir", type=Path, default=None,
+        help="folder to write to (default: PACK/schemas)")
 def schema_command(pack: Path, out_dir: Path | None) -> None:
     """Write the JSON Schemas of PACK's game for editors (yaml-language-server)."""
     from generator.schemaexport import export_schemas
 
     load = load_pack(pack)
     if load.game is None:
-        click.echo(render_text(load.findings), err=True)
+        echo(render_text(load.findings), err=True)
         sys.exit(EXIT_FINDINGS)
     target = out_dir or pack / "schemas"
     try:
@@ -502,16 +502,16 @@ def schema_command(pack: Path, out_dir: Path | None) -> None:
         raise UsageError(f"{display_path(target)}: cannot write schemas: "
                          f"{exc.strerror or exc}") from None
     for path in written:
-        click.echo(display_path(path))
+        echo(display_path(path))
     from generator.schemaexport import modelines
 
     for what, line in modelines(pack, target):
-        click.echo(f"add to the top of {what}:\n  {line}")
+        echo(f"add to the top of {what}:\n  {line}")
 
 
 @cli.command("new")
-@click.argument("folder", type=click.Path(path_type=Path))
-@click.option("--name", default=None, help="the game's name (default: made from FOLDER's name)")
+@argument("folder", type=Path, help="the new game's folder (must not exist yet, or be empty)")
+@option("--name", default=None, help="the game's name (default: made from FOLDER's name)")
 def new_command(folder: Path, name: str | None) -> None:
     """Write a small, complete starter game defined in data into a new FOLDER."""
     import shlex
@@ -520,13 +520,13 @@ def new_command(folder: Path, name: str | None) -> None:
 
     pack, title, count = write_starter(folder, name)
     shown = display_path(folder)
-    click.echo(f"wrote {shown}/ ({count} files): '{title}', pack id '{pack}'\n"
+    echo(f"wrote {shown}/ ({count} files): '{title}', pack id '{pack}'\n"
                f"next: read {shown}/README.md, then run  pnp validate {shlex.quote(shown)}")
 
 
 @cli.command("rules")
 @PACK_ARG
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text")
+@option("--format", dest="output_format", choices=["text", "json"], default="text")
 def rules_command(pack: Path, output_format: str) -> None:
     """List every rule PACK is checked against (code, scope, severity, cites, message)."""
     import json
@@ -535,19 +535,28 @@ def rules_command(pack: Path, output_format: str) -> None:
 
     load = load_pack(pack)
     if load.game is None:
-        click.echo(render_text(load.findings), err=True)
+        echo(render_text(load.findings), err=True)
         sys.exit(EXIT_FINDINGS)
     rows = rule_rows(load.game)
     if output_format == "json":
-        click.echo(json.dumps({"game": load.game.name, "rules": [r.as_json() for r in rows]},
+        echo(json.dumps({"game": load.game.name, "rules": [r.as_json() for r in rows]},
                               ensure_ascii=False, indent=2))
     else:
-        click.echo(render_rows(rows))
+        echo(render_rows(rows))
 
 
-def main() -> None:
+def dispatch(words: list[str]) -> None:
+    """Run one command line in this process, whatever it raises left to the caller (a usage
+    error of the command line itself exits with status 2, as argparse does)."""
+    command, arguments = parse(cli, words)
+    command(**arguments)
+
+
+def main(words: list[str] | None = None) -> None:
+    """Run a command line (default: this process's own), ending in SystemExit with its exit
+    status unless it ran clean."""
     try:
-        _run()
+        _run(sys.argv[1:] if words is None else words)
     finally:
         # the process ends here: whatever it built is freed by the OS, not by the collector's
         # last pass over every object left (about 35 ms after a build of 178 cards)
@@ -578,30 +587,22 @@ def command() -> NoReturn:
     os._exit(code)
 
 
-def _run() -> None:
+def _run(words: list[str]) -> None:
     try:
-        cli.main(standalone_mode=False)
-    except click.exceptions.Exit as exc:
-        sys.exit(exc.exit_code)
-    except click.ClickException as exc:
-        exc.show()
-        sys.exit(EXIT_USAGE)
-    except click.exceptions.Abort:
-        click.echo("aborted", err=True)
-        sys.exit(EXIT_USAGE)
+        dispatch(words)
     except UsageError as exc:
-        click.echo(f"pnp: error: {exc}", err=True)
+        echo(f"pnp: error: {exc}", err=True)
         sys.exit(EXIT_USAGE)
     except FindingsError as exc:
-        click.echo(render_text(exc.findings), err=True)
+        echo(render_text(exc.findings), err=True)
         sys.exit(EXIT_FINDINGS)
     except KeyboardInterrupt:
         sys.exit(130)
     except Exception as exc:  # an internal bug must still not dump a trace on a user
         if os.environ.get("PNP_DEBUG"):
             raise
-        click.echo(f"pnp: internal error: {type(exc).__name__}: {exc} "
-                   "(run with PNP_DEBUG=1 for details and please report it)", err=True)
+        echo(f"pnp: internal error: {type(exc).__name__}: {exc} "
+             "(run with PNP_DEBUG=1 for details and please report it)", err=True)
         sys.exit(EXIT_USAGE)
 
 
