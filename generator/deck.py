@@ -17,7 +17,7 @@ from generator.findings import Finding, error
 from generator.location import Location
 from generator.model import Card, CardSet
 from generator.packfiles import PackFolder, load_user_yaml
-from generator.yamlsource import YamlDocument
+from generator.yamldoc import YamlDocument
 
 if TYPE_CHECKING:
     from generator.games.base import Game

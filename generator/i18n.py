@@ -22,7 +22,7 @@ from generator.location import Location
 from generator.model import Pack
 from generator.packfiles import PackFolder, load_user_yaml
 from generator.pofiles import open_catalog_file, write_pack_catalog
-from generator.yamlsource import YamlDocument
+from generator.yamldoc import YamlDocument
 
 POT_NAME = "messages.pot"
 

@@ -15,8 +15,8 @@ from pathlib import Path
 from generator.findings import Finding
 from generator.layout.template import data_template_folder
 from generator.model import Card
+from generator.parsecache import safe_load
 from generator.resources import builtin_template_file
-from generator.yamlsource import safe_load
 
 LABEL_CONTEXT = "label"
 

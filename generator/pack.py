@@ -23,7 +23,7 @@ from generator.limits import MAX_CARDS
 from generator.location import Location
 from generator.model import Card, CardSize, Manifest, Pack, SourceRef
 from generator.packfiles import PackFile, PackFolder, display_path
-from generator.yamlsource import YamlDocument
+from generator.yamldoc import YamlDocument
 
 MANIFEST_NAME = "game.yaml"
 GLOSSARY_NAME = "glossary.yaml"

@@ -30,7 +30,8 @@ from msgspec import Struct, field
 from generator.findings import Finding, error, warning
 from generator.limits import FILE_BYTES, MAX_PACK_ENTRIES
 from generator.location import Location, display_path
-from generator.yamlsource import LoadProblem, YamlDocument, decode_utf8, load_yaml_text
+from generator.parsecache import load_yaml_text
+from generator.yamldoc import LoadProblem, YamlDocument, decode_utf8
 
 #: suffixes of the files pnp reads from a pack; a broken entry with another suffix is not ours
 READ_SUFFIXES = frozenset({".yaml", ".yml", ".po", ".pot", ".csv", ".xlsx", ".png", ".jpg",

@@ -24,7 +24,7 @@ from generator.limits import MAX_STRING_CHARS
 from generator.location import Location
 from generator.packfiles import PackFile, PackFolder, display_path
 from generator.safewrite import write_atomic
-from generator.yamlsource import text_location
+from generator.yamldoc import text_location
 
 _CHARSET = re.compile(rb'Content-Type:[^"\n]*?charset=([\w\-:.]+)')
 _LINE = re.compile(r"\(line (\d+)\)")

@@ -22,7 +22,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from generator.findings import Finding, error
-from generator.yamlsource import PathKey, YamlDocument
+from generator.yamldoc import PathKey, YamlDocument
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator

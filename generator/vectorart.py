@@ -24,11 +24,9 @@ truncated or damaged file is ignored and recorded again, never replayed.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import math
-import os
 import re
 from functools import cache
 from pathlib import Path
@@ -36,13 +34,13 @@ from pathlib import Path
 from msgspec import Struct
 from reportlab.lib.units import mm
 
+from generator.usercache import read_entry, stamps, user_cache_folder, write_entry
+
 #: SVG file, its currentColor, its repainted colours, points per unit (rounded): one drawing
 ArtKey = tuple[str, str | None, tuple[tuple[str, str], ...], float]
 
 ART_FOLDER = "art"
 _MAGIC = b"pnp-art 1\n"
-#: entries kept in one cache folder; beyond it the oldest go (one output's art is a few dozen)
-MAX_ENTRIES = 4096
 
 #: the PDF operators a replayed drawing may hold: paths, painting, clipping, the graphics state
 #: and device colours; anything else (text, XObjects, ExtGState, shadings, named colour spaces,
@@ -141,21 +139,11 @@ def _lookup(path: str, color: str | None, recolor: tuple[tuple[str, str], ...],
 
 
 def user_art_folder() -> Path | None:
-    """The user's own cache of compiled art, shared by every output folder (a build into a
-    new or emptied folder need not record its art again): ``$PNP_CACHE_DIR/art``, else
-    ``$XDG_CACHE_HOME/pnp/art``, else ``~/.cache/pnp/art``. ``PNP_CACHE_DIR=`` (empty) turns
-    it off; so does a home that cannot be found. An entry is named by what it depends on
-    (file content, colours, scale, versions), so any pack and build may share one."""
-    configured = os.environ.get("PNP_CACHE_DIR")
-    if configured is not None:
-        return Path(configured) / ART_FOLDER if configured else None
-    base = os.environ.get("XDG_CACHE_HOME") or ""
-    if not os.path.isabs(base):
-        home = os.path.expanduser("~")
-        if not os.path.isabs(home):
-            return None
-        base = os.path.join(home, ".cache")
-    return Path(base) / "pnp" / ART_FOLDER
+    """The user's own cache of compiled art (:func:`generator.usercache.user_cache_folder`,
+    ``~/.cache/pnp/art``), shared by every output folder: a build into a new or emptied folder
+    need not record its art again. An entry is named by what it depends on (file content,
+    colours, scale, versions), so any pack and build may share one."""
+    return user_cache_folder(ART_FOLDER)
 
 
 def _record_placed(path: str, color: str | None, recolor: tuple[tuple[str, str], ...],
@@ -298,13 +286,8 @@ def _versions() -> bytes:
     spec = importlib.util.find_spec("svglib")  # found, not imported
     origins = [Path(spec.origin).parent / "svglib.py"] if spec and spec.origin else []
     here = Path(__file__).resolve().parent
-    for module in (*origins, here / "vectorart.py", here / "art.py", here / "strokes.py",
-                   here / "fonts.py"):
-        try:
-            stat = module.stat()
-            parts.append(f"{module.name} {stat.st_size} {stat.st_mtime_ns}")
-        except OSError:
-            parts.append(f"{module.name} missing")
+    parts += stamps([*origins, here / "vectorart.py", here / "art.py", here / "strokes.py",
+                     here / "fonts.py"])
     return "\n".join(parts).encode()
 
 
@@ -318,14 +301,8 @@ def _entry_name(data: bytes, color: str | None, recolor: tuple[tuple[str, str], 
 
 def _load(entry: Path) -> CompiledArt | None:
     """The entry's drawing, or None when it is missing, truncated, damaged or not ours."""
-    try:
-        raw = entry.read_bytes()
-    except OSError:
-        return None
-    if not raw.startswith(_MAGIC):
-        return None
-    checksum, _, body = raw[len(_MAGIC):].partition(b"\n")
-    if hashlib.sha256(body).hexdigest().encode() != checksum:
+    body = read_entry(entry, _MAGIC)
+    if body is None:
         return None
     try:
         value = json.loads(body)
@@ -342,28 +319,7 @@ def _load(entry: Path) -> CompiledArt | None:
 
 
 def _store(entry: Path, art: CompiledArt) -> None:
-    """Write the entry atomically (a scratch file renamed); a cache that cannot be written is
-    no error: the next build records the drawing again."""
-    body = json.dumps({"width": art.width, "height": art.height,
-                       "operators": art.operators, "transparency": art.transparency}).encode()
-    raw = _MAGIC + hashlib.sha256(body).hexdigest().encode() + b"\n" + body
-    scratch = entry.with_name(f".{entry.name}.{os.getpid()}")
-    try:
-        entry.parent.mkdir(parents=True, exist_ok=True)
-        _prune(entry.parent)
-        scratch.write_bytes(raw)
-        scratch.replace(entry)
-    except OSError:
-        with contextlib.suppress(OSError):  # (no folder to hold a scratch file either)
-            scratch.unlink(missing_ok=True)
-
-
-def _prune(folder: Path) -> None:
-    """Keep the folder under MAX_ENTRIES files: drop the oldest (edited art leaves entries
-    nobody reads again)."""
-    entries = list(os.scandir(folder))
-    if len(entries) < MAX_ENTRIES:
-        return
-    entries.sort(key=lambda e: e.stat().st_mtime_ns)
-    for stale in entries[:len(entries) - MAX_ENTRIES // 2]:
-        Path(stale.path).unlink(missing_ok=True)
+    """Keep the drawing (:func:`generator.usercache.write_entry`: atomic, checksummed)."""
+    write_entry(entry, _MAGIC, json.dumps({
+        "width": art.width, "height": art.height, "operators": art.operators,
+        "transparency": art.transparency}).encode())

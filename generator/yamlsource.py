@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import math
 import re
-from array import array
-from dataclasses import dataclass, field
 
 import yaml
 from yaml.composer import Composer
@@ -33,6 +31,7 @@ from generator.limits import (
     MAX_VALUES,
 )
 from generator.location import Location
+from generator.yamldoc import LoadProblem, PathKey, YamlDocument, text_location
 from generator.yamlfast import (
     Fallback,
     FoundBadScalar,
@@ -41,8 +40,6 @@ from generator.yamlfast import (
     FoundSyntaxError,
     load_fast,
 )
-
-PathKey = tuple[str | int, ...]
 
 try:
     #: libyaml's event parser when PyYAML was built with it (several times faster); it keeps
@@ -72,83 +69,10 @@ def safe_load(text: str) -> object:
 
 
 
-@dataclass(slots=True)
-class YamlDocument:
-    """A loaded YAML file: plain data plus where each part of it was written."""
-
-    file: str
-    data: object
-    values: dict[PathKey, Location] = field(default_factory=dict)
-    keys: dict[PathKey, Location] = field(default_factory=dict)
-
-    def where(self, path: PathKey) -> Location:
-        """Location of the value at ``path``, or of its nearest located ancestor."""
-        values = self.values
-        found = values.get(path)
-        while found is None and path:
-            path = path[:-1]
-            found = values.get(path)
-        return found if found is not None else Location(self.file, 1, 1)
-
-    def where_key(self, path: PathKey) -> Location:
-        """Location of the mapping key that introduces ``path`` (falls back to the value)."""
-        return self.keys.get(path) or self.where(path)
-
-    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
-        """Pickled compactly, for a document read in a forked process and sent back: its
-        location indexes travel as their paths (each distinct name once) and one array of
-        line and column numbers, not as hundreds of thousands of Location objects, which
-        took as long to unpickle as the file to read."""
-        values, keys = _packed(self.values, self.file), _packed(self.keys, self.file)
-        if values is None or keys is None:  # a location in another file: kept as it is
-            return (YamlDocument, (self.file, self.data, self.values, self.keys))
-        return (_unpacked_document, (self.file, self.data, *values, *keys))
-
-
-def _packed(index: dict[PathKey, Location], file: str
-            ) -> tuple[list[PathKey], array[int]] | None:
-    names: dict[object, object] = {}
-    paths = [tuple([names.setdefault(part, part) for part in path]) for path in index]
-    numbers = array("q")
-    for where in index.values():
-        if where.file != file:
-            return None
-        numbers.append(where.line)
-        numbers.append(where.column)
-    return paths, numbers
-
-
-def _unpacked_document(file: str, data: object, value_paths: list[PathKey],
-                       value_numbers: array[int], key_paths: list[PathKey],
-                       key_numbers: array[int]) -> YamlDocument:
-    return YamlDocument(file, data, _unpacked(file, value_paths, value_numbers),
-                        _unpacked(file, key_paths, key_numbers))
-
-
-def _unpacked(file: str, paths: list[PathKey], numbers: array[int]) -> dict[PathKey, Location]:
-    numbers_at = iter(numbers)
-    return {path: Location(file, line, column)
-            for path, line, column in zip(paths, numbers_at, numbers_at, strict=False)}
-
-
-class LoadProblem(Exception):
-    """A finding that stops loading a file (raised inside the loader, returned to callers)."""
-
-    def __init__(self, finding: Finding) -> None:
-        super().__init__(finding.message)
-        self.finding = finding
-
-
 def _mark_location(file: str, mark: yaml.Mark | None) -> Location:
     if mark is None:
         return Location(file, 1, 1)
     return Location(file, mark.line + 1, mark.column + 1)
-
-
-def text_location(file: str, text: str, index: int) -> Location:
-    """1-based line and column of character ``index`` of ``text``."""
-    line_start = text.rfind("\n", 0, index) + 1
-    return Location(file, text.count("\n", 0, index) + 1, index - line_start + 1)
 
 
 def _find_tab_indent(file: str, text: str) -> Finding | None:
@@ -175,23 +99,6 @@ def _find_control_character(file: str, text: str) -> Finding | None:
                  f"character U+{ord(char):04X} (a control character) is not allowed in a YAML "
                  "file; delete it or write it as an escape inside double quotes",
                  text_location(file, text, match.start()))
-
-
-def decode_utf8(file: str, raw: bytes) -> str:
-    """Bytes to text, or a LoadProblem naming the first byte that is not UTF-8 and its place."""
-    if raw.startswith(b"\xef\xbb\xbf"):
-        raw = raw[3:]
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        before = raw[: exc.start]
-        line = before.count(b"\n") + 1
-        column = exc.start - (before.rfind(b"\n") + 1) + 1
-        raise LoadProblem(error(
-            "not-utf8",
-            f"file is not UTF-8 (byte 0x{raw[exc.start]:02x} cannot be decoded); "
-            "save it as UTF-8",
-            Location(file, line, column))) from None
 
 
 class _LimitedComposer(Composer):

@@ -28,7 +28,7 @@ from generator.model import Card, CardSize
 from generator.packfiles import PackFolder, named_file_refusal
 from generator.packpatterns import unrunnable_patterns
 from generator.schemacheck import describe_type, did_you_mean
-from generator.yamlsource import YamlDocument
+from generator.yamldoc import YamlDocument
 
 from .cards import IMPLIED_FIELDS, DataCard, card_builder
 from .rules import (

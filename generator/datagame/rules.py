@@ -38,7 +38,7 @@ from generator.celfast import Defer, Evaluator, compile_subset
 from generator.findings import Finding, Severity, error, warning
 from generator.location import Location
 from generator.schemacheck import did_you_mean
-from generator.yamlsource import YamlDocument
+from generator.yamldoc import YamlDocument
 
 from .cards import IMPLIED_FIELDS, DataCard
 

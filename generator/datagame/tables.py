@@ -32,7 +32,7 @@ from generator.limits import (
 )
 from generator.location import Location
 from generator.schemacheck import did_you_mean
-from generator.yamlsource import YamlDocument
+from generator.yamldoc import YamlDocument
 
 from .cards import IMPLIED_FIELDS
 

@@ -27,7 +27,7 @@ from generator.layout.template import PLAIN_NAME, Element, Template, TemplateErr
 from generator.location import Location
 from generator.packfiles import PackFolder
 from generator.schemacheck import did_you_mean, shown_value
-from generator.yamlsource import YamlDocument
+from generator.yamldoc import YamlDocument
 
 from .cards import IMPLIED_FIELDS
 from .rules import field_values, impossible_values

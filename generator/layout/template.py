@@ -24,8 +24,8 @@ from msgspec import Struct
 from generator.findings import Finding, error
 from generator.location import Location
 from generator.packfiles import load_user_yaml
+from generator.parsecache import safe_load
 from generator.resources import builtin_game_templates, builtin_template_file
-from generator.yamlsource import safe_load
 
 _FOLDERS: dict[str, Path] = {}
 #: a ``when:`` that is a bare name reads a face value; anything else is a CEL expression
