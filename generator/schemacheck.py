@@ -10,7 +10,9 @@ answers "is this valid?" for every instance, and only an instance it rejects goe
 turned into findings. A clean pack therefore never imports jsonschema at all, and the findings'
 wording is jsonschema's. When the two disagree (jsonschema-rs reads ``pattern`` as ECMA-262
 does, so a digit class is ASCII only) jsonschema's answer stands: rejected by the fast
-validator but accepted by jsonschema means no finding.
+validator but accepted by jsonschema means no finding. An instance a schema accepted in an
+earlier run is not checked again (generator.schemamemo): a clean pack built twice never imports
+jsonschema-rs either.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from generator.findings import Finding, error
+from generator.schemamemo import SchemaMemo, memo_for
 from generator.yamldoc import PathKey, YamlDocument
 
 if TYPE_CHECKING:
@@ -237,6 +240,29 @@ def _finding_for(err: ValidationError, doc: YamlDocument, base: PathKey,
     return error("schema", f"'{field}': {message}", doc.where(path), card)
 
 
+@cache
+def _memo(package: str, name: str) -> SchemaMemo:
+    return memo_for(f"package {package} {name}\n{_schema_text(load_schema(package, name))}"
+                    .encode())
+
+
+_DATA_MEMOS: dict[int, tuple[object, SchemaMemo]] = {}
+
+
+def _data_memo(schema: Any) -> SchemaMemo:
+    """The memo of a schema given as data (its patterns run in the linear engine)."""
+    held = _DATA_MEMOS.get(id(schema))
+    if held is None or held[0] is not schema:
+        text = _schema_text(plain_schema(schema))
+        held = (schema, memo_for(f"data, linear patterns\n{text}".encode()))
+        _DATA_MEMOS[id(schema)] = held
+    return held[1]
+
+
+def _schema_text(schema: Any) -> str:
+    return json.dumps(schema, sort_keys=True, ensure_ascii=False, default=repr)
+
+
 _DATA_VALIDATORS: dict[int, tuple[object, FastValidator, list[Draft202012Validator]]] = {}
 
 
@@ -276,8 +302,14 @@ def check(doc: YamlDocument, package: str, schema_name: str, instance: object = 
     """Validate ``instance`` (default: the whole document) and return one finding per problem;
     ``schema`` (a mapping) is used instead of the package file when given."""
     target = doc.data if instance is None else instance
+    memo = _data_memo(schema) if schema is not None else _memo(package, schema_name)
+    digest = memo.digest(target)
+    if digest is not None and memo.accepted(digest):
+        return []  # (accepted by this schema before: generator.schemamemo)
     fast = _data_validators(schema)[1] if schema is not None else _fast(package, schema_name)
     if fast.surely_valid(target):
+        if digest is not None:
+            memo.learn(digest)
         return []
     validator = data_validator(schema) if schema is not None else _validator(package,
                                                                              schema_name)

@@ -128,14 +128,16 @@ def test_a_folder_over_its_limits_keeps_its_newest_half(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["9.entry"]
 
 
-def test_a_warm_build_never_imports_pyyaml(tmp_path: Path) -> None:
-    """The first build parses (and imports PyYAML); the second finds every file it reads in
-    the cache, and so does a validate."""
+def test_a_warm_build_never_imports_pyyaml_nor_jsonschema_rs(tmp_path: Path) -> None:
+    """The first build parses (and imports PyYAML) and checks every card (jsonschema-rs); the
+    second finds every file it reads in the parse cache and every card in the schemas' memos
+    (generator.schemamemo), and so does a validate."""
     probe = ("import sys; sys.argv = ['pnp'] + sys.argv[1:]\n"
              "from generator.cli import main\n"
              "try:\n    main()\n"
              "except SystemExit:\n    pass\n"
-             "print(sorted(m for m in ('yaml', 'generator.yamlsource') if m in sys.modules))")
+             "print(sorted(m for m in ('yaml', 'generator.yamlsource', 'jsonschema_rs')\n"
+             "             if m in sys.modules))")
     env = {**os.environ, "PNP_CACHE_DIR": str(tmp_path / "cache")}
     build = ["build", str(CWNB), "--out", str(tmp_path / "out"), "--locale", "ru", "--force"]
     loaded = []
@@ -144,4 +146,4 @@ def test_a_warm_build_never_imports_pyyaml(tmp_path: Path) -> None:
                                 text=True, cwd=ROOT, env=env, timeout=300)
         assert result.returncode == 0, result.stderr
         loaded.append(ast.literal_eval(result.stdout.strip().splitlines()[-1]))
-    assert loaded == [["generator.yamlsource", "yaml"], [], []]
+    assert loaded == [["generator.yamlsource", "jsonschema_rs", "yaml"], [], []]
