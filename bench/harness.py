@@ -30,16 +30,23 @@ Check = Callable[[subprocess.CompletedProcess[bytes]], None]
 #: every module at install time); a shell with PYTHONDONTWRITEBYTECODE set would otherwise
 #: make each run compile pnp's sources again and time the compiler
 ENV = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
-#: pnp's user-level cache of compiled SVG art (generator.vectorart.user_art_folder) is one of
-#: the benchmark's own, not the user's: a "cold" run deletes it with the build's cache
+#: pnp's user-level caches (compiled SVG art, parsed YAML, schema verdicts:
+#: generator.usercache) are the benchmark's own, not the user's: a "cold" run deletes them
+#: with the build's cache
 USER_CACHE = Path(tempfile.mkdtemp(prefix="pnp-bench-cache-"))
 ENV["PNP_CACHE_DIR"] = str(USER_CACHE)
 
 
-def forget_compiled_art(build_cache: Path) -> None:
-    """Make the next pnp run cold: its build cache and the user-level art cache go."""
-    shutil.rmtree(build_cache, ignore_errors=True)
+def forget_user_cache() -> None:
+    """Make the next pnp run meet its input for the first time: no art compiled, no file
+    parsed, no card checked before."""
     shutil.rmtree(USER_CACHE, ignore_errors=True)
+
+
+def forget_compiled_art(build_cache: Path) -> None:
+    """Make the next pnp run cold: its build cache and the user-level caches go."""
+    shutil.rmtree(build_cache, ignore_errors=True)
+    forget_user_cache()
 
 
 class BenchmarkFailed(SystemExit):

@@ -68,7 +68,6 @@ def safe_load(text: str) -> object:
     return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
-
 def _mark_location(file: str, mark: yaml.Mark | None) -> Location:
     if mark is None:
         return Location(file, 1, 1)
