@@ -11,8 +11,9 @@ same text takes it from there, and a run that finds every file there never impor
 An entry is named by a hash of the text and of what decides how it is read: pnp's version, the
 size and time of its YAML modules (a checkout being edited keeps its version number) and
 PyYAML's. A file with a finding is never kept: it is read, and reported, every time. Values
-marshal cannot hold (a YAML date) are not kept either. ``PNP_CACHE_DIR=`` (empty) turns the
-cache off.
+marshal cannot hold (a YAML date) are not kept either, nor files over
+:data:`MAX_CACHED_CHARS` (a card file of thousands of cards: storing it would cost its first
+reading a tenth more). ``PNP_CACHE_DIR=`` (empty) turns the cache off.
 """
 
 from __future__ import annotations
@@ -28,6 +29,9 @@ from generator.usercache import read_entry, stamps, user_cache_folder, write_ent
 from generator.yamldoc import YamlDocument, unpacked_document
 
 PARSED_FOLDER = "parsed"
+#: longer texts are parsed every time: packing the positions of a 2 MB card file costs about
+#: what parsing it does, and its entry is five times its size
+MAX_CACHED_CHARS = 1_000_000
 _MAGIC = b"pnp-parsed 1\n"
 #: the packed line and column numbers (array typecode; 8-byte signed, as YamlDocument packs)
 _NUMBERS = "q"
@@ -76,7 +80,7 @@ def safe_load(text: str) -> object:
 
 def _entry(kind: str, text: str) -> Path | None:
     folder = user_cache_folder(PARSED_FOLDER)
-    if folder is None:
+    if folder is None or len(text) > MAX_CACHED_CHARS:
         return None
     digest = hashlib.sha256(_versions())
     digest.update(kind.encode() + b"\0")

@@ -147,3 +147,14 @@ def test_a_warm_build_never_imports_pyyaml_nor_jsonschema_rs(tmp_path: Path) -> 
         assert result.returncode == 0, result.stderr
         loaded.append(ast.literal_eval(result.stdout.strip().splitlines()[-1]))
     assert loaded == [["generator.yamlsource", "jsonschema_rs", "yaml"], [], []]
+
+
+def test_a_text_over_the_limit_is_parsed_every_time(cache_dir: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    text = "points: 4\nname: Ship\n"
+    monkeypatch.setattr(parsecache, "MAX_CACHED_CHARS", len(text) - 1)
+    assert parsecache.load_yaml_text("s.yaml", text)[0].data == {"points": 4, "name": "Ship"}
+    assert not cache_dir.exists()
+    monkeypatch.setattr(parsecache, "MAX_CACHED_CHARS", len(text))
+    parsecache.load_yaml_text("s.yaml", text)
+    assert len(list(cache_dir.iterdir())) == 1
