@@ -5,9 +5,11 @@ cards, fronts and backs, with embedded TrueType fonts. The two run alternately; 
 have written fronts, backs and duplex with the expected page counts, each floor run its pages.
 DESIGN.md's budget: pnp within 2.0 times the floor (median of the paired ratios).
 
-``--force`` skips only the whole-build "up to date" check: pnp's build cache (the SVG art it
-compiled, generator/vectorart.py) stays, as for a user editing a card. ``--cold`` deletes the
-cache folder before every pnp run, so each run parses and records its SVG art again.
+``--force`` skips only the whole-build "up to date" check: pnp keeps what it derived from its
+inputs and can derive again (the SVG art it compiled, generator/vectorart.py; the YAML files it
+parsed, generator/parsecache.py; the cards each schema accepted, generator/schemamemo.py), as
+for a user editing a card. ``--cold`` deletes the build's cache folder and the user caches
+before every pnp run: each run parses, checks and records everything again, as a first build.
 Run: ``.venv/bin/python bench/build_vs_reportlab.py [PAIRS] [--cold]``.
 """
 
@@ -88,8 +90,8 @@ def main(pairs: int, cold: bool) -> None:
             name: ([*PNP, "build", str(PACK), "--out", str(out / "pnp"), "--force"], pnp_built),
         }, pairs, prepare={name: lambda: forget_compiled_art(out / "pnp" / CACHE_FOLDER)}
             if cold else None)
-    cache = ("cold: build cache and user art cache deleted before each pnp run" if cold
-             else "warm build cache")
+    cache = ("cold: build cache and user caches deleted before each pnp run" if cold
+             else "warm caches")
     print(f"cards (copies): {copies}, whole processes, {pairs} alternated pairs, {cache}, "
           f"load average {load} -> {load_average()} (2 cores)")
     report(runs)
