@@ -9,6 +9,7 @@ bleed on the sides that face the sheet's outer edge. Canvases are created with `
 
 from __future__ import annotations
 
+import os
 import zlib
 from collections.abc import Collection, Iterable, Iterator
 from contextlib import contextmanager
@@ -27,6 +28,7 @@ from generator.fonts import font_name
 from generator.impose import Page, Placement
 from generator.layout.engine import FaceLayout
 from generator.layout.ops import Arc, Circle, Image, Line, Op, Polygon, Rect, Text
+from generator.pdfnames import ContentNamedPath
 from generator.strokes import print_safe_width
 from generator.vectorart import ArtKey, CompiledArt, compile_placements, compiled_art
 from generator.vectorart import draw as draw_art
@@ -268,7 +270,7 @@ class OpPainter:
                 else:  # a painter outside a sheet (e.g. one card per page): draw it in place
                     draw_art(c, key, art)
         else:
-            c.drawImage(op.path, x, y, op.w * mm, op.h * mm, mask="auto")
+            c.drawImage(_content_named(op.path), x, y, op.w * mm, op.h * mm, mask="auto")
         c.restoreState()
         self._forget_state()  # whatever the art set, be explicit again after it
 
@@ -287,6 +289,23 @@ class OpPainter:
         draw(x, y, op.text)
         if op.angle:
             self.c.restoreState()
+
+
+def _content_named(path: str) -> str:
+    try:
+        stat = os.stat(path)
+    except OSError:  # (ReportLab says what is wrong with it, as before)
+        return path
+    return ContentNamedPath(path, _content_name(path, stat.st_size, stat.st_mtime_ns))
+
+
+@cache
+def _content_name(path: str, size: int, mtime_ns: int) -> str:
+    """The file's content digest (the size and time make the cache see an edit)."""
+    import hashlib
+
+    with open(path, "rb") as file:
+        return "image:" + hashlib.file_digest(file, "sha256").hexdigest()
 
 
 @contextmanager

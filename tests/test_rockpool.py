@@ -313,3 +313,17 @@ def test_broken_deck_breaks_deck_rules(tmp_path: Path) -> None:
     codes = sorted(f["code"] for f in found)
     assert codes == ["deck-eight-tides", "deck-max-copies", "deck-three-goals"], found
     assert all(Path(f["file"]).name in {"bad-deck.yaml", "game.yaml"} for f in found)
+
+
+def test_the_same_pack_in_two_folders_prints_the_same_bytes(tmp_path: Path) -> None:
+    """Same input, same bytes, wherever the pack lies: a raster image's name in the PDF comes
+    from the file's content (ReportLab would name it after the path it was given)."""
+    outputs = []
+    for folder in ("first", "second/deeper"):
+        copy = tmp_path / folder / "rockpool"
+        shutil.copytree(ROCKPOOL, copy, ignore=shutil.ignore_patterns(".pnp-cache", "output"))
+        result = pnp("build", copy, "--locale", "en", "--out", tmp_path / folder / "out")
+        assert result.returncode == 0, result.stderr
+        outputs.append(tmp_path / folder / "out" / "rockpool" / "en" / "a4")
+    for name in ("fronts.pdf", "backs.pdf", "duplex.pdf"):
+        assert (outputs[0] / name).read_bytes() == (outputs[1] / name).read_bytes(), name
