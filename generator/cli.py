@@ -134,8 +134,8 @@ def validate_command(pack: Path, expansions: tuple[Path, ...], locales: tuple[st
 
         cards = result.card_set.cards if result.card_set else ()
         echo(render_json(findings, {"cards": len(cards),
-                                          "copies": sum(c.count for c in cards),
-                                          "missing_translations": missing_summary(findings)}))
+                                    "copies": sum(c.count for c in cards),
+                                    "missing_translations": missing_summary(findings)}))
     elif output_format == "sarif":
         from generator.findings import render_sarif
         from generator.ruletable import rule_rows
@@ -235,7 +235,7 @@ def build_command(pack: Path, expansions: tuple[Path, ...], locale: str | None, 
             echo(last["messages"], err=True)
         if not quiet:
             echo(f"up to date: {display_path(Path(last['out_dir']))}/ ({last['pages']} "
-                       "pages; no input changed since the last build)")
+                 "pages; no input changed since the last build)")
         return
     from generator.gcpause import collector_paused
 
@@ -343,7 +343,7 @@ def calibrate_command(paper: str, duplex: str, out_root: Path) -> None:
         raise UsageError(f"{display_path(target)}: cannot write: {exc.strerror or exc}") \
             from None
     echo(f"wrote {display_path(path)}: print it duplex, then read the back against a "
-               "light and pass the numbers as --back-offset DX,DY")
+         "light and pass the numbers as --back-offset DX,DY")
 
 
 LOCALES_SHOWN = option("--locale", dest="locales", repeat=True,
@@ -366,7 +366,7 @@ def preview_command(pack: Path, expansions: tuple[Path, ...], locales: tuple[str
     if findings:
         echo(render_text(findings), err=True)
     echo(f"wrote {display_path(result.page)} ({len(result.proof.pictures)} pictures, "
-               f"{result.rendered} rendered)")
+         f"{result.rendered} rendered)")
     sys.exit(EXIT_FINDINGS if has_errors(findings) else EXIT_CLEAN)
 
 
@@ -440,7 +440,7 @@ def i18n_update(pack: Path, locales: tuple[str, ...]) -> None:
     for locale in added:
         add_locale(loaded.root / "game.yaml", locale, manifest.source_locale)
         echo(f"added {locale} ({language_name(locale)}) to "
-                   f"{display_path(loaded.root / 'game.yaml')} locales")
+             f"{display_path(loaded.root / 'game.yaml')} locales")
     for path in update(loaded, _messages(loaded), list(dict.fromkeys(locales)) or None):
         echo(f"updated {display_path(path)}")
 
@@ -468,10 +468,10 @@ def i18n_status(pack: Path, output_format: str, verbose: bool) -> None:
             for r in rows]}, indent=2, ensure_ascii=False))
         return
     echo(f"{'locale':<8}{'translated':>11}{'missing':>9}{'fuzzy':>7}{'obsolete':>10}"
-               f"{'done':>8}")
+         f"{'done':>8}")
     for r in rows:
         echo(f"{r.locale:<8}{r.translated:>11}{r.missing:>9}{r.fuzzy:>7}"
-                   f"{r.obsolete:>10}{r.percent:>7.1f}%")
+             f"{r.obsolete:>10}{r.percent:>7.1f}%")
     for r in rows:
         if r.untranslated:
             echo(f"{r.locale} missing: " + ", ".join(
@@ -521,7 +521,7 @@ def new_command(folder: Path, name: str | None) -> None:
     pack, title, count = write_starter(folder, name)
     shown = display_path(folder)
     echo(f"wrote {shown}/ ({count} files): '{title}', pack id '{pack}'\n"
-               f"next: read {shown}/README.md, then run  pnp validate {shlex.quote(shown)}")
+         f"next: read {shown}/README.md, then run  pnp validate {shlex.quote(shown)}")
 
 
 @cli.command("rules")
@@ -540,7 +540,7 @@ def rules_command(pack: Path, output_format: str) -> None:
     rows = rule_rows(load.game)
     if output_format == "json":
         echo(json.dumps({"game": load.game.name, "rules": [r.as_json() for r in rows]},
-                              ensure_ascii=False, indent=2))
+                        ensure_ascii=False, indent=2))
     else:
         echo(render_rows(rows))
 

@@ -43,6 +43,7 @@ from pathlib import Path
 
 from generator.layout.engine import FaceLayout, TextProblem
 from generator.layout.ops import Arc, Circle, Image, Line, Polygon, Rect, Text
+from generator.usercache import library_stamps
 
 FACES_FOLDER = "faces"
 _MAGIC = b"pnp-faces 1\n"
@@ -61,22 +62,6 @@ _ALLOWED = {(cls.__module__, cls.__qualname__): cls
 Entry = tuple[float, float, list, list]
 
 
-def _library_stamps() -> list[str]:
-    """Each library's version file by size and time, found without importing it."""
-    import importlib.util
-
-    stamps = []
-    for name in _LIBRARIES:
-        try:
-            spec = importlib.util.find_spec(name)
-            origin = spec.origin if spec is not None else None
-            stat = os.stat(origin) if origin else None
-        except (ImportError, ValueError, OSError):
-            stat = None
-        stamps.append(f"{name} {stat.st_size} {stat.st_mtime_ns}" if stat else f"{name} -")
-    return stamps
-
-
 def inputs_key(packs: Iterable[tuple[Path, Collection[str]]], options: Mapping[str, object],
                exclude: Path | None = None) -> bytes:
     """The digest of everything but the cards: ``packs`` are (folder, its card files' paths
@@ -89,7 +74,7 @@ def inputs_key(packs: Iterable[tuple[Path, Collection[str]]], options: Mapping[s
     digest = hashlib.sha256()
     digest.update(_MAGIC)
     digest.update(f"pnp {__version__}\npython {sys.version}\n".encode())
-    digest.update("\n".join(_library_stamps()).encode())
+    digest.update("\n".join(library_stamps(*_LIBRARIES)).encode())
     digest.update(repr(sorted(options.items())).encode())
     digest.update(pnp_stamps())
     excluded = exclude.resolve() if exclude is not None else None

@@ -25,7 +25,13 @@ from functools import cache
 from pathlib import Path
 
 from generator.findings import Finding
-from generator.usercache import read_entry, stamps, user_cache_folder, write_entry
+from generator.usercache import (
+    library_stamps,
+    read_entry,
+    stamps,
+    user_cache_folder,
+    write_entry,
+)
 from generator.yamldoc import YamlDocument, unpacked_document
 
 PARSED_FOLDER = "parsed"
@@ -124,20 +130,12 @@ def _paths(paths: object, numbers: array[int]) -> bool:
 @cache
 def _versions() -> bytes:
     """pnp's version, the size and time of the modules that decide how YAML is read, and
-    PyYAML's files (found, not imported: a warm run never imports it)."""
-    import importlib.util
-
+    PyYAML's (found, not imported: a warm run never imports it)."""
     from generator import __version__
 
-    parts = [f"pnp {__version__}"]
     here = Path(__file__).resolve().parent
-    modules = [here / name for name in ("yamlsource.py", "yamlfast.py", "yamldoc.py",
-                                        "limits.py", "parsecache.py")]
-    spec = importlib.util.find_spec("yaml")
-    if spec is not None and spec.origin:
-        package = Path(spec.origin).parent
-        modules.append(package / "__init__.py")
-        modules.extend(sorted(package.glob("_yaml*")))  # libyaml's binding
-    parts += stamps(modules)
+    parts = [f"pnp {__version__}", *library_stamps("yaml")]
+    parts += stamps([here / name for name in ("yamlsource.py", "yamlfast.py", "yamldoc.py",
+                                              "limits.py", "parsecache.py")])
     return "\n".join(parts).encode()
 

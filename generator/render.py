@@ -63,16 +63,11 @@ _PAINT_OPERATOR = {(1, 0): "S", (0, 1): "f*", (1, 1): "B*"}
 
 
 @cache
-def _fill_operator(value: str) -> str:
-    """The operator that sets ``value`` ("#rrggbb") as the fill colour, as ReportLab writes it."""
+def _color_operator(value: str, operator: str) -> str:
+    """The operator that sets ``value`` ("#rrggbb") as the fill (``rg``) or stroke (``RG``)
+    colour, as ReportLab writes it."""
     color = HexColor(value)
-    return f"{fp_str(color.red, color.green, color.blue)} rg"
-
-
-@cache
-def _stroke_operator(value: str) -> str:
-    color = HexColor(value)
-    return f"{fp_str(color.red, color.green, color.blue)} RG"
+    return f"{fp_str(color.red, color.green, color.blue)} {operator}"
 
 
 def _compiled(op: Image, folder: Path | None = None) -> tuple[ArtKey, CompiledArt]:
@@ -116,7 +111,7 @@ class OpPainter:
 
     def _set_fill(self, fill: str) -> None:
         if fill != self._fill:
-            self._emit(_fill_operator(fill))
+            self._emit(_color_operator(fill, "rg"))
             # a colour set through the canvas also sets its opacity, which makes the file
             # PDF 1.4: files keep the version they always had
             self.c._doc.ensureMinPdfVersion("transparency")
@@ -124,7 +119,7 @@ class OpPainter:
 
     def _set_stroke(self, stroke: str, width_pt: float) -> None:
         if stroke != self._stroke:
-            self._emit(_stroke_operator(stroke))
+            self._emit(_color_operator(stroke, "RG"))
             self.c._doc.ensureMinPdfVersion("transparency")
             self._stroke = stroke
         if width_pt != self._width:
@@ -184,7 +179,7 @@ class OpPainter:
                 size_and_leading = f"{fp_str(op.size_pt)} Tf {fp_str(op.size_pt * 1.2)} TL"
             fill = op.color or "#000000"
             if fill != self._fill:  # a text's colour is the page's fill colour, kept after it
-                code.append(_fill_operator(fill))  # (a text object's colour sets no opacity)
+                code.append(_color_operator(fill, "rg"))  # (a text object's colour sets no opacity)
                 self._fill = fill
             x = op.x * mm
             if op.anchor != "left":

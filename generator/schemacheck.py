@@ -246,46 +246,60 @@ def _memo(package: str, name: str) -> SchemaMemo:
                     .encode())
 
 
-_DATA_MEMOS: dict[int, tuple[object, SchemaMemo]] = {}
+class _DataSchema:
+    """A schema given as data (a data game's kind) and what checking against it needs, each
+    made once per schema, when first needed: its memo, its fast validator and jsonschema's
+    (built only when an instance fails). A pack wrote the schema, so its patterns never run
+    in a backtracking engine (the fast one's are linear, jsonschema's are RE2: packpatterns)."""
 
+    __slots__ = ("_fast", "_memo", "_slow", "plain", "schema")
 
-def _data_memo(schema: Any) -> SchemaMemo:
-    """The memo of a schema given as data (its patterns run in the linear engine)."""
-    held = _DATA_MEMOS.get(id(schema))
-    if held is None or held[0] is not schema:
-        text = _schema_text(plain_schema(schema))
-        held = (schema, memo_for(f"data, linear patterns\n{text}".encode()))
-        _DATA_MEMOS[id(schema)] = held
-    return held[1]
+    def __init__(self, schema: Any) -> None:
+        self.schema = schema
+        self.plain = plain_schema(schema)
+        self._memo: SchemaMemo | None = None
+        self._fast: FastValidator | None = None
+        self._slow: Draft202012Validator | None = None
+
+    @property
+    def memo(self) -> SchemaMemo:
+        if self._memo is None:
+            self._memo = memo_for(f"data, linear patterns\n{_schema_text(self.plain)}".encode())
+        return self._memo
+
+    @property
+    def fast(self) -> FastValidator:
+        if self._fast is None:
+            self._fast = FastValidator(self.plain, linear=True)
+        return self._fast
+
+    @property
+    def slow(self) -> Draft202012Validator:
+        if self._slow is None:
+            from generator.packpatterns import pack_validator
+
+            self._slow = pack_validator(self.plain)
+        return self._slow
 
 
 def _schema_text(schema: Any) -> str:
     return json.dumps(schema, sort_keys=True, ensure_ascii=False, default=repr)
 
 
-_DATA_VALIDATORS: dict[int, tuple[object, FastValidator, list[Draft202012Validator]]] = {}
+_DATA_SCHEMAS: dict[int, _DataSchema] = {}
 
 
-def _data_validators(schema: Any) -> tuple[object, FastValidator, list[Draft202012Validator]]:
-    """The fast validator of a schema given as data (a data game's kind), built once per
-    schema, and a slot for its jsonschema validator, built only when an instance fails. A
-    pack wrote the schema, so its patterns never run in a backtracking engine (packpatterns)."""
-    held = _DATA_VALIDATORS.get(id(schema))
-    if held is None or held[0] is not schema:
-        held = (schema, FastValidator(plain_schema(schema), linear=True), [])
-        _DATA_VALIDATORS[id(schema)] = held
+def _data_schema(schema: Any) -> _DataSchema:
+    held = _DATA_SCHEMAS.get(id(schema))
+    if held is None or held.schema is not schema:
+        held = _DATA_SCHEMAS[id(schema)] = _DataSchema(schema)
     return held
 
 
 def data_validator(schema: Any) -> Draft202012Validator:
     """jsonschema's validator for a schema given as data, built once per schema, with its
     patterns in RE2 (whose ``$`` ends the text, as ECMA-262's does)."""
-    from generator.packpatterns import pack_validator
-
-    slow = _data_validators(schema)[2]
-    if not slow:
-        slow.append(pack_validator(plain_schema(schema)))
-    return slow[0]
+    return _data_schema(schema).slow
 
 
 def plain_schema(value: Any) -> Any:
@@ -302,11 +316,12 @@ def check(doc: YamlDocument, package: str, schema_name: str, instance: object = 
     """Validate ``instance`` (default: the whole document) and return one finding per problem;
     ``schema`` (a mapping) is used instead of the package file when given."""
     target = doc.data if instance is None else instance
-    memo = _data_memo(schema) if schema is not None else _memo(package, schema_name)
+    data = _data_schema(schema) if schema is not None else None
+    memo = data.memo if data is not None else _memo(package, schema_name)
     digest = memo.digest(target)
     if digest is not None and memo.accepted(digest):
         return []  # (accepted by this schema before: generator.schemamemo)
-    fast = _data_validators(schema)[1] if schema is not None else _fast(package, schema_name)
+    fast = data.fast if data is not None else _fast(package, schema_name)
     if fast.surely_valid(target):
         if digest is not None:
             memo.learn(digest)

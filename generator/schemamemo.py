@@ -10,7 +10,7 @@ never imports jsonschema-rs.
 Only a verdict of "valid" is kept: a rejected instance is checked, and reported, every time.
 The digest covers the instance's exact values (marshal's bytes: types, order and all); the
 entry's name covers the schema's own text, pnp's version, the size and time of the checking
-modules and jsonschema-rs's files. What a run learns is written once, when the process ends.
+modules and jsonschema-rs's own file. What a run learns is written once, when the process ends.
 """
 
 from __future__ import annotations
@@ -21,7 +21,13 @@ import marshal
 from functools import cache
 from pathlib import Path
 
-from generator.usercache import read_entry, stamps, user_cache_folder, write_entry
+from generator.usercache import (
+    library_stamps,
+    read_entry,
+    stamps,
+    user_cache_folder,
+    write_entry,
+)
 
 MEMO_FOLDER = "valid"
 _MAGIC = b"pnp-valid 1\n"
@@ -103,16 +109,10 @@ def save_all() -> None:
 @cache
 def _versions() -> bytes:
     """pnp's version, the size and time of the modules that decide a verdict, and
-    jsonschema-rs's files (found, not imported)."""
-    import importlib.util
-
+    jsonschema-rs's (found, not imported)."""
     from generator import __version__
 
     here = Path(__file__).resolve().parent
     modules = [here / "schemacheck.py", here / "schemamemo.py", here / "packpatterns.py"]
-    spec = importlib.util.find_spec("jsonschema_rs")
-    if spec is not None and spec.origin:
-        package = Path(spec.origin).parent
-        modules.extend(sorted(path for path in package.iterdir()
-                              if path.suffix in (".py", ".so", ".pyd")))
-    return "\n".join([f"pnp {__version__}", *stamps(modules)]).encode()
+    return "\n".join([f"pnp {__version__}", *library_stamps("jsonschema_rs"),
+                      *stamps(modules)]).encode()

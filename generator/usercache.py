@@ -59,6 +59,23 @@ def stamps(files: Iterable[Path]) -> list[str]:
     return parts
 
 
+def library_stamps(*names: str) -> list[str]:
+    """Each library's own file (its ``__init__``, which any install or upgrade rewrites) by
+    size and time, found without importing the library; ``name -`` where there is none."""
+    import importlib.util
+
+    lines = []
+    for name in names:
+        try:
+            spec = importlib.util.find_spec(name)
+            origin = spec.origin if spec is not None else None
+            stat = os.stat(origin) if origin else None
+        except (ImportError, ValueError, OSError):
+            stat = None
+        lines.append(f"{name} {stat.st_size} {stat.st_mtime_ns}" if stat else f"{name} -")
+    return lines
+
+
 def read_entry(entry: Path, magic: bytes) -> bytes | None:
     """The entry's body, or None when it is missing, truncated, damaged or not of ``magic``."""
     try:

@@ -34,7 +34,13 @@ from pathlib import Path
 from msgspec import Struct
 from reportlab.lib.units import mm
 
-from generator.usercache import read_entry, stamps, user_cache_folder, write_entry
+from generator.usercache import (
+    library_stamps,
+    read_entry,
+    stamps,
+    user_cache_folder,
+    write_entry,
+)
 
 #: SVG file, its currentColor, its repainted colours, points per unit (rounded): one drawing
 ArtKey = tuple[str, str | None, tuple[tuple[str, str], ...], float]
@@ -276,17 +282,13 @@ def replayable(operators: str) -> bool:
 def _versions() -> bytes:
     """pnp's, ReportLab's and svglib's versions, and the size and time of the pnp modules that
     decide a drawing's operators (a checkout being edited keeps its version number)."""
-    import importlib.util
-
     from reportlab import Version as reportlab_version
 
     from generator import __version__
 
-    parts = [f"pnp {__version__}", f"reportlab {reportlab_version}"]
-    spec = importlib.util.find_spec("svglib")  # found, not imported
-    origins = [Path(spec.origin).parent / "svglib.py"] if spec and spec.origin else []
+    parts = [f"pnp {__version__}", f"reportlab {reportlab_version}", *library_stamps("svglib")]
     here = Path(__file__).resolve().parent
-    parts += stamps([*origins, here / "vectorart.py", here / "art.py", here / "strokes.py",
+    parts += stamps([here / "vectorart.py", here / "art.py", here / "strokes.py",
                      here / "fonts.py"])
     return "\n".join(parts).encode()
 

@@ -20,7 +20,7 @@ from tests.conftest import ROOT, SHIP, write_pack
 def memo_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(schemamemo, "_memos", {})
-    monkeypatch.setattr(schemacheck, "_DATA_MEMOS", {})
+    monkeypatch.setattr(schemacheck, "_DATA_SCHEMAS", {})
     schemacheck._memo.cache_clear()
     yield tmp_path / "cache" / schemamemo.MEMO_FOLDER
     schemacheck._memo.cache_clear()
@@ -30,16 +30,16 @@ def _fresh_run(monkeypatch: pytest.MonkeyPatch) -> None:
     """Forget what this process holds, as a new run would; the memo's file stays."""
     schemamemo.save_all()
     monkeypatch.setattr(schemamemo, "_memos", {})
-    monkeypatch.setattr(schemacheck, "_DATA_MEMOS", {})
+    monkeypatch.setattr(schemacheck, "_DATA_SCHEMAS", {})
     schemacheck._memo.cache_clear()
 
 
 def _unchecked(monkeypatch: pytest.MonkeyPatch) -> None:
-    def refuse(*args: object) -> None:
+    def refuse(*args: object, **settings: object) -> None:
         raise AssertionError("checked again instead of remembered")
 
     monkeypatch.setattr(schemacheck, "_fast", refuse)
-    monkeypatch.setattr(schemacheck, "_data_validators", refuse)
+    monkeypatch.setattr(schemacheck, "FastValidator", refuse)
 
 
 INTEGER = {"type": "object", "properties": {"n": {"type": "integer"}}}
