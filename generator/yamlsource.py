@@ -129,10 +129,7 @@ class _LimitedComposer(Composer):
     def _enter(self, anchor: str | None) -> None:
         self.depth += 1
         if self.depth > MAX_DEPTH:
-            where = _mark_location(self.file, self.peek_event().start_mark)
-            raise LoadProblem(error(
-                "yaml-too-deep", f"lists and mappings nest more than {MAX_DEPTH} levels deep "
-                "here; no card needs that", where))
+            raise LoadProblem(_too_deep(_mark_location(self.file, self.peek_event().start_mark)))
         if anchor is not None:
             self.open_anchors.add(anchor)
 
@@ -281,8 +278,17 @@ def _duplicate_key(key: str, first: Location, location: Location) -> Finding:
 def _syntax_error(file: str, exc: yaml.MarkedYAMLError) -> Finding:
     mark = exc.problem_mark or exc.context_mark
     problem_text = exc.problem or "invalid YAML"
+    if "nesting depth" in problem_text:
+        # libyaml 0.2.5+ (PyYAML 6.0.4's wheels) refuses deep flow nesting in its own scanner,
+        # before our composer counts levels: the same finding as ours, at libyaml's position
+        return _too_deep(_mark_location(file, mark))
     context = f" ({exc.context})" if exc.context else ""
     return error("yaml-syntax", f"{problem_text}{context}", _mark_location(file, mark))
+
+
+def _too_deep(location: Location) -> Finding:
+    return error("yaml-too-deep", f"lists and mappings nest more than {MAX_DEPTH} levels deep "
+                 "here; no card needs that", location)
 
 
 def _too_large(text: str, location: Location) -> Finding:
