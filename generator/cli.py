@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from generator.cliargs import FiniteFloat, Offset, WholeNumber
 from generator.cliparser import CommandGroup, argument, flag, flag_pair, option, parse
-from generator.errors import FindingsError, UsageError
+from generator.core.errors import FindingsError, UsageError
 
 if TYPE_CHECKING:
     from typing import NoReturn
@@ -38,37 +38,37 @@ def echo(text: str, *, err: bool = False) -> None:
 
 # The few pipeline functions most commands share, imported at their first call (see above).
 def render_text(findings) -> str:
-    from generator.findings import render_text as render
+    from generator.core.findings import render_text as render
 
     return render(findings)
 
 
 def render_json(findings, summary) -> str:
-    from generator.findings import render_json as render
+    from generator.core.findings import render_json as render
 
     return render(findings, summary)
 
 
 def has_errors(findings) -> bool:
-    from generator.findings import has_errors as any_error
+    from generator.core.findings import has_errors as any_error
 
     return any_error(findings)
 
 
 def display_path(path: Path) -> str:
-    from generator.location import display_path as shown
+    from generator.core.location import display_path as shown
 
     return shown(path)
 
 
 def load_pack(path: Path):
-    from generator.pack import load_pack as load
+    from generator.pipeline.pack import load_pack as load
 
     return load(path)
 
 
 def validate(pack: Path, expansions: tuple[Path, ...], on_card_set=None):
-    from generator.validate import validate as check
+    from generator.pipeline.validate import validate as check
 
     return check(pack, expansions, on_card_set)
 
@@ -106,7 +106,7 @@ def validate_command(pack: Path, expansions: tuple[Path, ...], locales: tuple[st
         def begin_source_layout(card_set, game) -> None:
             """The source texts are laid out for their findings: a large set's forked part
             starts now and lays out while this process checks the rules."""
-            from generator.localecheck import begin_layout
+            from generator.pipeline.localecheck import begin_layout
 
             pending = begin_layout(card_set, game, card_set.base.manifest.source_locale)
             if pending is not None:
@@ -120,8 +120,8 @@ def validate_command(pack: Path, expansions: tuple[Path, ...], locales: tuple[st
             # the source locale is always checked (glyphs, fitting): validate stops on what
             # build would stop on
             for locale in dict.fromkeys((source, *locales)):
-                from generator.i18n import no_locale_message
-                from generator.localecheck import check_locale
+                from generator.i18n.catalogs import no_locale_message
+                from generator.pipeline.localecheck import check_locale
 
                 if locale not in shipped:
                     raise UsageError(no_locale_message(result.card_set.base, locale))
@@ -130,15 +130,15 @@ def validate_command(pack: Path, expansions: tuple[Path, ...], locales: tuple[st
                     laid_out=begun.pop("source", None) if locale == source else None)
             findings = findings + _deck_findings(decks, pack, result)
     if output_format == "json":
-        from generator.localecheck import missing_summary
+        from generator.pipeline.localecheck import missing_summary
 
         cards = result.card_set.cards if result.card_set else ()
         echo(render_json(findings, {"cards": len(cards),
                                     "copies": sum(c.count for c in cards),
                                     "missing_translations": missing_summary(findings)}))
     elif output_format == "sarif":
-        from generator.findings import render_sarif
-        from generator.ruletable import rule_rows
+        from generator.core.findings import render_sarif
+        from generator.rules.table import rule_rows
 
         rules = {row.code: f"{row.message} ({row.cites})" if row.cites else row.message
                  for row in rule_rows(result.game)} if result.game is not None else {}
@@ -151,8 +151,8 @@ def validate_command(pack: Path, expansions: tuple[Path, ...], locales: tuple[st
 def _text_with_summary(findings: list, verbose: bool) -> str:
     """The findings as text; missing-translation warnings (hundreds for a new language) are
     counted per locale, kind and field instead of listed, unless ``verbose``."""
-    from generator.findings import Severity
-    from generator.localecheck import MISSING, missing_summary
+    from generator.core.findings import Severity
+    from generator.pipeline.localecheck import MISSING, missing_summary
 
     hidden = [f for f in findings if f.code == MISSING and f.severity is Severity.WARNING]
     if verbose or not hidden:
@@ -170,7 +170,7 @@ def _text_with_summary(findings: list, verbose: bool) -> str:
 
 
 def _deck_findings(decks: tuple[Path, ...], pack: Path, result) -> list:
-    from generator.deck import load_checked_deck
+    from generator.model.deck import load_checked_deck
 
     findings = []
     for given in decks:
@@ -220,7 +220,7 @@ def build_command(pack: Path, expansions: tuple[Path, ...], locale: str | None, 
     it left it: nothing is rebuilt (``up to date``). A large build (over 250 sheets) draws
     again only the chunks of pages that changed."""
     from generator import __version__
-    from generator.buildcache import BuildRecord
+    from generator.cache.buildcache import BuildRecord
 
     record = BuildRecord(out_root, [pack, *expansions], [deck] if deck else [], {
         "version": __version__, "locale": locale, "paper": paper, "duplex": duplex,
@@ -237,12 +237,12 @@ def build_command(pack: Path, expansions: tuple[Path, ...], locale: str | None, 
             echo(f"up to date: {display_path(Path(last['out_dir']))}/ ({last['pages']} "
                  "pages; no input changed since the last build)")
         return
-    from generator.gcpause import collector_paused
+    from generator.runtime.gcpause import collector_paused
 
     with collector_paused():  # the pipeline's modules: 150 ms of objects that all stay alive
-        from generator.build import build
-        from generator.findings import Severity
-        from generator.impose import SheetOptions
+        from generator.core.findings import Severity
+        from generator.impose.sheets import SheetOptions
+        from generator.pipeline.build import build
         from generator.progress import Progress
 
     options = SheetOptions(paper=paper, duplex=duplex, margin_mm=margin_mm, bleed_mm=bleed_mm,
@@ -285,8 +285,8 @@ def build_command(pack: Path, expansions: tuple[Path, ...], locale: str | None, 
 def export_command(pack: Path, expansions: tuple[Path, ...], locale: str | None, out_root: Path,
                    quiet: bool, **choices) -> None:
     """Per-card PNG or PDF files for print services, or Tabletop Simulator decks."""
+    from generator.core.findings import Severity
     from generator.export import ExportOptions, export
-    from generator.findings import Severity
     from generator.progress import Progress
 
     with Progress("exporting", 0, enabled=not quiet) as progress:
@@ -313,8 +313,8 @@ def export_command(pack: Path, expansions: tuple[Path, ...], locale: str | None,
 def preflight_command(pack: Path, expansions: tuple[Path, ...], locale: str | None,
                       safe_mm: float, bleed_mm: float, output_format: str) -> None:
     """Print-shop checks per card and side: safe zone, bleed, thin lines, image dpi, fonts."""
-    from generator.findings import render_sarif
-    from generator.preflight import PreflightOptions, preflight
+    from generator.core.findings import render_sarif
+    from generator.pipeline.preflight import PreflightOptions, preflight
 
     findings, faces = preflight(pack, expansions, locale,
                                 PreflightOptions(safe_mm=safe_mm, bleed_mm=bleed_mm))
@@ -333,8 +333,8 @@ def preflight_command(pack: Path, expansions: tuple[Path, ...], locale: str | No
 @OUT_OPT
 def calibrate_command(paper: str, duplex: str, out_root: Path) -> None:
     """Print a two-sided page that measures your printer's back-side offset."""
-    from generator.calibrate import write_calibration
-    from generator.impose import SheetOptions
+    from generator.impose.sheets import SheetOptions
+    from generator.render.calibrate import write_calibration
 
     target = out_root / "calibrate" / f"{paper}-{duplex}"
     try:
@@ -396,7 +396,7 @@ def _loaded_pack(pack: Path):
 
 
 def _messages(pack):
-    from generator.i18n import pack_messages
+    from generator.i18n.catalogs import pack_messages
 
     return pack_messages(pack, include_labels=pack.manifest.extends is None)
 
@@ -405,7 +405,7 @@ def _messages(pack):
 @PACK_ARG
 def i18n_extract(pack: Path) -> None:
     """Write PACK/locales/messages.pot with every card text and template label."""
-    from generator.i18n import extract
+    from generator.i18n.catalogs import extract
 
     loaded = _loaded_pack(pack)
     messages = _messages(loaded)
@@ -421,8 +421,8 @@ def i18n_extract(pack: Path) -> None:
 def i18n_update(pack: Path, locales: tuple[str, ...]) -> None:
     """Merge the current messages into the locales' PO files, as msgmerge does (new, fuzzy
     with the previous source text, obsolete)."""
-    from generator.i18n import language_name, shown_locale, target_locales, update
-    from generator.manifestedit import add_locale
+    from generator.i18n.catalogs import language_name, shown_locale, target_locales, update
+    from generator.i18n.gamelocales import add_locale
 
     loaded = _loaded_pack(pack)
     manifest = loaded.manifest
@@ -454,7 +454,7 @@ def i18n_status(pack: Path, output_format: str, verbose: bool) -> None:
     card kind and field."""
     import json
 
-    from generator.i18n import status
+    from generator.i18n.catalogs import status
 
     loaded = _loaded_pack(pack)
     rows = status(loaded, _messages(loaded))
@@ -489,7 +489,7 @@ def i18n_status(pack: Path, output_format: str, verbose: bool) -> None:
         help="folder to write to (default: PACK/schemas)")
 def schema_command(pack: Path, out_dir: Path | None) -> None:
     """Write the JSON Schemas of PACK's game for editors (yaml-language-server)."""
-    from generator.schemaexport import export_schemas
+    from generator.pipeline.schemaexport import export_schemas
 
     load = load_pack(pack)
     if load.game is None:
@@ -503,7 +503,7 @@ def schema_command(pack: Path, out_dir: Path | None) -> None:
                          f"{exc.strerror or exc}") from None
     for path in written:
         echo(display_path(path))
-    from generator.schemaexport import modelines
+    from generator.pipeline.schemaexport import modelines
 
     for what, line in modelines(pack, target):
         echo(f"add to the top of {what}:\n  {line}")
@@ -516,7 +516,7 @@ def new_command(folder: Path, name: str | None) -> None:
     """Write a small, complete starter game defined in data into a new FOLDER."""
     import shlex
 
-    from generator.newgame import write_starter
+    from generator.starter.newgame import write_starter
 
     pack, title, count = write_starter(folder, name)
     shown = display_path(folder)
@@ -531,7 +531,7 @@ def rules_command(pack: Path, output_format: str) -> None:
     """List every rule PACK is checked against (code, scope, severity, cites, message)."""
     import json
 
-    from generator.ruletable import render_rows, rule_rows
+    from generator.rules.table import render_rows, rule_rows
 
     load = load_pack(pack)
     if load.game is None:

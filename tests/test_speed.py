@@ -13,9 +13,9 @@ import pdfplumber
 import pytest
 from pypdf import PdfReader
 
-from generator import sheetfiles
-from generator.build import build
-from generator.impose import SheetOptions
+from generator.impose.sheets import SheetOptions
+from generator.pipeline.build import build
+from generator.render import sheetpdfs as sheetfiles
 from tests.conftest import CWNB, ROOT, SHIP, run_pnp
 
 
@@ -112,8 +112,8 @@ def test_help_and_a_clean_validate_import_no_heavy_machinery(tmp_path: Path) -> 
 
 
 def test_a_large_card_file_without_aliases_is_not_taken_for_an_alias_bomb(tmp_path: Path) -> None:
-    from generator.limits import MAX_ALIAS_VALUES
-    from generator.yamlsource import load_yaml_text
+    from generator.core.limits import MAX_ALIAS_VALUES
+    from generator.load.yamlsource import load_yaml_text
 
     def load_yaml_file(path: Path):
         return load_yaml_text(str(path), path.read_text(encoding="utf-8"))
