@@ -44,7 +44,7 @@ def repository_yaml() -> list[Path]:
 def test_snippets() -> list[str]:
     """String constants of the other tests that look like YAML (the bad inputs they write)."""
     snippets = []
-    for path in sorted((ROOT / "tests").glob("test_*.py")):
+    for path in sorted((ROOT / "tests").rglob("test_*.py")):
         if path.name == Path(__file__).name:
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
