@@ -15,6 +15,7 @@ from msgspec.structs import replace
 
 from generator.buildcache import CACHE_FOLDER
 from generator.cardfaces import CardFaces
+from generator.cli.progress import Progress
 from generator.errors import UsageError
 from generator.facecache import FACES_FOLDER
 from generator.findings import Finding, has_errors
@@ -23,7 +24,6 @@ from generator.impose import Imposition, Page, SheetOptions, Slot, impose
 from generator.model import CardSet
 from generator.outdir import atomic_folder
 from generator.prepare import FaceCacheFolder, prepare
-from generator.progress import Progress
 from generator.sheetfiles import write_sheet_files
 from generator.vectorart import ART_FOLDER
 

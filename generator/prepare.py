@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING
 from msgspec import Struct, field
 
 from generator.cardfaces import CardFaces, PendingLayout
+from generator.cli.progress import Progress
 from generator.errors import UsageError
 from generator.findings import Finding, has_errors
 from generator.games.base import Game
 from generator.localecheck import EARLY_CHILD_SHARE, check_locale, localizer_for
 from generator.localize import Localizer
 from generator.model import CardSet
-from generator.progress import Progress
 
 if TYPE_CHECKING:
     from generator.facecache import FaceCache

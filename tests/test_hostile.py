@@ -50,7 +50,7 @@ def cwnb(tmp_path: Path) -> Path:
 def run_limited(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
     """pnp in a process held to 1 GiB of address space, as the budget says."""
     code = ("import resource, sys; resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30)); "
-            "from generator.cli import main; sys.argv = ['pnp'] + sys.argv[1:]; main()")
+            "from generator.cli.main import main; sys.argv = ['pnp'] + sys.argv[1:]; main()")
     return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
                           cwd=ROOT, timeout=timeout)
 
@@ -896,7 +896,7 @@ def test_a_workbook_of_millions_of_cells_is_refused_before_openpyxl_holds_a_row(
 def test_schema_out_is_written_atomically_and_a_failed_write_keeps_the_old_files(
         tmp_path, monkeypatch, capsys):
     from generator import safewrite
-    from generator.cli import main
+    from generator.cli.main import main
 
     out = tmp_path / "schemas"
     assert_clean_exit(run_pnp("schema", str(CWNB), "--out", str(out)), 0)

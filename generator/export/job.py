@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.cardpdf import CardFrame, CardPdf, card_pdf_bytes, plain_frame
+from generator.cli.progress import Progress
 from generator.errors import UsageError
 from generator.export.pictures import pixels, render_pages, save_png
 from generator.export.presets import INCH, MAX_PADDING_MM, PRESETS, Preset
@@ -24,7 +25,6 @@ from generator.findings import Finding
 from generator.model import Card, CardSize
 from generator.outdir import atomic_folder
 from generator.prepare import Prepared, prepare
-from generator.progress import Progress
 
 TARGETS = ("png", "card-pdf", "tts")
 SIDES = ("front", "back")
