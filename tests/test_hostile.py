@@ -354,7 +354,7 @@ def test_ids_packs_and_locales_may_not_end_in_a_newline(tmp_path, ships, game, f
 def test_non_finite_or_out_of_range_options_are_usage_errors(tmp_path, option):
     result = run_pnp("build", str(CWNB), *option, "--out", str(tmp_path / "out"))
     assert_clean_exit(result, 2)
-    assert f"error: argument {option[0]}: " in result.stderr  # named, with what is wrong
+    assert f"Error: Invalid value for '{option[0]}': " in result.stderr  # named, with what is wrong
     assert not (tmp_path / "out").exists()
 
 
