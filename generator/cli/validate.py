@@ -12,6 +12,7 @@ from generator.cli.params import PACK, PATH, WITH, output_format
 from generator.cli.report import exit_on
 from generator.errors import UsageError
 from generator.findings import Finding, Severity, render_json, render_sarif, render_text
+from generator.gcpause import collector_paused
 
 
 @click.command("validate")
@@ -32,8 +33,9 @@ def validate(pack: Path, expansions: tuple[Path, ...], locales: tuple[str, ...],
     The source texts are checked as build prints them (glyphs the font lacks, texts that do
     not fit their boxes). With --locale, also check that translation: missing and inconsistent
     messages, glossary terms, glyphs and fitting."""
-    from generator.localecheck import begin_layout, check_locale, missing_summary
-    from generator.validate import validate as check
+    with collector_paused():  # the pipeline's modules: objects that all stay alive, as build
+        from generator.localecheck import begin_layout, check_locale, missing_summary
+        from generator.validate import validate as check
 
     with ExitStack() as running:
         begun = {}
