@@ -62,7 +62,7 @@ def main(dump: Path, build_args: list[str]) -> None:
                 continue
             if name.startswith("generator") and getattr(module, "Canvas", None) is Canvas:
                 module.Canvas = factory
-        from generator.cli import dispatch
+        from generator.cli.main import dispatch
 
         try:
             dispatch(["build", *build_args])

@@ -560,7 +560,7 @@ def _child(args: list[str], work: Path) -> None:
         sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
         sys.stderr = open(2, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
         sys.argv = ["pnp", *args]
-        from generator.cli import main
+        from generator.cli.main import main
 
         main()
     except SystemExit as exc:
@@ -715,7 +715,8 @@ def _init_worker() -> None:
 
     from generator.load.fonts import FONT_FILES, font_name
 
-    for module in ("generator.cli", "generator.pipeline.build", "generator.pipeline.localecheck"):
+    for module in ("generator.cli.main", "generator.pipeline.build",
+                   "generator.pipeline.localecheck"):
         importlib.import_module(module)
     for style in FONT_FILES:
         font_name(style)

@@ -50,7 +50,7 @@ def cwnb(tmp_path: Path) -> Path:
 def run_limited(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
     """pnp in a process held to 1 GiB of address space, as the budget says."""
     code = ("import resource, sys; resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30)); "
-            "from generator.cli import main; sys.argv = ['pnp'] + sys.argv[1:]; main()")
+            "from generator.cli.main import main; sys.argv = ['pnp'] + sys.argv[1:]; main()")
     return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
                           cwd=ROOT, timeout=timeout)
 
@@ -354,7 +354,7 @@ def test_ids_packs_and_locales_may_not_end_in_a_newline(tmp_path, ships, game, f
 def test_non_finite_or_out_of_range_options_are_usage_errors(tmp_path, option):
     result = run_pnp("build", str(CWNB), *option, "--out", str(tmp_path / "out"))
     assert_clean_exit(result, 2)
-    assert f"error: argument {option[0]}: " in result.stderr  # named, with what is wrong
+    assert f"Error: Invalid value for '{option[0]}': " in result.stderr  # named, with what is wrong
     assert not (tmp_path / "out").exists()
 
 
@@ -895,7 +895,7 @@ def test_a_workbook_of_millions_of_cells_is_refused_before_openpyxl_holds_a_row(
 
 def test_schema_out_is_written_atomically_and_a_failed_write_keeps_the_old_files(
         tmp_path, monkeypatch, capsys):
-    from generator.cli import main
+    from generator.cli.main import main
     from generator.runtime import safewrite
 
     out = tmp_path / "schemas"

@@ -22,9 +22,9 @@ from generator.export.pictures import pixels, render_pages, save_png
 from generator.export.presets import INCH, MAX_PADDING_MM, PRESETS, Preset
 from generator.model.cards import Card, CardSize
 from generator.pipeline.prepare import Prepared, prepare
-from generator.progress import Progress
 from generator.render.cardpdf import CardFrame, CardPdf, card_pdf_bytes, plain_frame
 from generator.runtime.outdir import atomic_folder
+from generator.runtime.progress import Progress
 
 TARGETS = ("png", "card-pdf", "tts")
 SIDES = ("front", "back")

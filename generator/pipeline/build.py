@@ -22,10 +22,10 @@ from generator.layout.faces import CardFaces
 from generator.model.cards import CardSet
 from generator.model.game import Game
 from generator.pipeline.prepare import FaceCacheFolder, prepare
-from generator.progress import Progress
 from generator.render.sheetpdfs import write_sheet_files
 from generator.render.vectorart import ART_FOLDER
 from generator.runtime.outdir import atomic_folder
+from generator.runtime.progress import Progress
 
 if TYPE_CHECKING:
     from generator.model.deck import Deck

@@ -19,7 +19,7 @@ from generator.layout.faces import CardFaces, PendingLayout
 from generator.model.cards import CardSet
 from generator.model.game import Game
 from generator.pipeline.localecheck import check_locale, localizer_for
-from generator.progress import Progress
+from generator.runtime.progress import Progress
 
 if TYPE_CHECKING:
     from generator.layout.facecache import FaceCache

@@ -134,7 +134,7 @@ def test_a_warm_build_never_imports_pyyaml_nor_jsonschema_rs(tmp_path: Path) -> 
     second finds every file it reads in the parse cache and every card in the schemas' memos
     (generator.schema.memo), and so does a validate."""
     probe = ("import sys; sys.argv = ['pnp'] + sys.argv[1:]\n"
-             "from generator.cli import main\n"
+             "from generator.cli.main import main\n"
              "try:\n    main()\n"
              "except SystemExit:\n    pass\n"
              "print(sorted(m for m in ('yaml', 'generator.load.yamlsource', 'jsonschema_rs')\n"

@@ -209,7 +209,7 @@ def test_a_build_into_a_new_folder_takes_the_art_from_the_user_cache(rockpool, t
     # a second output folder: nothing to record, so svglib is never needed (it cannot be
     # imported in this process), the same bytes, and the folder's own cache learns the art
     probe = ("import sys; sys.modules['svglib.svglib'] = None; sys.argv = ['pnp', *sys.argv[1:]]\n"
-             "from generator.cli import main\nmain()\n")
+             "from generator.cli.main import main\nmain()\n")
     completed = subprocess.run([sys.executable, "-c", probe, "build", str(rockpool), "--out",
                                 str(tmp_path / "second"), "--force"], capture_output=True,
                                text=True, cwd=ROOT, timeout=300)

@@ -158,7 +158,7 @@ def test_layout_never_loads_cel_python_for_a_builtin_game(tmp_path):
     import subprocess
     import sys
 
-    code = ("import sys; from generator.cli import main\n"
+    code = ("import sys; from generator.cli.main import main\n"
             "sys.argv = ['pnp', 'validate', 'cards/cwnb']\n"
             "try: main()\n"
             "except SystemExit as e: code = e.code\n"

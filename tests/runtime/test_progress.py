@@ -10,7 +10,7 @@ import sys
 
 from conftest import CWNB, ROOT, run_pnp
 
-from generator.progress import Progress
+from generator.runtime.progress import Progress
 
 
 class Terminal(io.StringIO):

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 import generator.runtime.resources as resources
 resources._IN_WHEEL = resources._IN_CHECKOUT = Path(sys.argv[1])
-from generator.cli import main
+from generator.cli.main import main
 sys.argv = ["pnp", *sys.argv[2:]]
 main()
 """

@@ -4,8 +4,7 @@ Builds and exports of a few seconds should show that they are moving, but a log 
 CI must get exactly the output they got before. So the bar appears only when the stream is a
 terminal, only once the job has run longer than ``delay_s`` (short jobs print nothing extra),
 and never with ``--quiet``. It is click's progress bar, drawn on stderr so that stdout stays
-clean for whatever a command prints there; click is imported only when a bar is drawn (its
-import is about 30 ms, which a build that shows no bar should not pay).
+clean for whatever a command prints there.
 
     with Progress("laying out", total=len(cards), enabled=not quiet) as progress:
         for card in cards:
@@ -19,6 +18,8 @@ import sys
 import time
 from collections.abc import Callable
 from typing import IO, Any
+
+import click
 
 #: a job finishing sooner than this shows no bar at all
 DEFAULT_DELAY_S = 1.0
@@ -49,8 +50,6 @@ class Progress:
         if self._bar is None:
             if not self._enabled or self._clock() - self._started < self._delay_s:
                 return
-            import click
-
             self._bar = click.progressbar(length=self.total, label=self.label,
                                           file=self._stream, show_pos=True)
             self._bar.__enter__()
