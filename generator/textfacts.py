@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 #: number words per language (the forms a declension or an article may take), two and up
 _WORDS: Mapping[str, Mapping[str, int]] = {
@@ -166,6 +167,7 @@ def numbers(text: str) -> list[int]:
 _WORDS_OF = re.compile(r"\w+")
 
 
+@lru_cache(maxsize=65_536)
 def words_of(text: str) -> str:
     """A name as words, for comparing names the way a reader does: case, hyphens, quotes,
     brackets and ё aside ("Лос-Анджелес" is "лос анджелес", "«Магнум-К»" is "магнум к")."""

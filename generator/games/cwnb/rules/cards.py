@@ -5,7 +5,9 @@ Also the set mark of each pack (rule 2), since the mark is what every card of a 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from functools import lru_cache
 from itertools import pairwise
 
 from generator.findings import Finding
@@ -88,6 +90,7 @@ CARD_SIZE = check("cwnb-playing-card-size", "card", W, "seed 000:25, 2.1",
                   "the cards have the size of ordinary playing cards (poker or bridge)")
 
 
+@lru_cache(maxsize=4096)  # a class recurs on many cards (50,000 ships: bench/rules_scaling.py)
 def class_identity(ship_class: str) -> str | None:
     """The class the rules name that ``ship_class`` is, under any of its names (CLASS_NAMES),
     as a whole or with a sub-variant ("Los Angeles (688I)"); None for any other class."""
@@ -150,18 +153,22 @@ def _ship_findings(ship: Ship) -> Iterator[Finding]:
                              "nor an air defense rating", where("type"), cid)
 
 
+#: a named ship's names, each to its ship (whole words of a card's name, :func:`words_of`)
+_NAMED = {name: named for named in NAMED_SHIPS for name in named.names}
+_NAMED_WORDS = re.compile(r"(?<!\S)(" + "|".join(map(re.escape, _NAMED)) + r")(?!\S)")
+
+
 def _named_findings(ship: Ship) -> Iterator[Finding]:
     """The ships the rules name with values of their own (001:481, 000:357)."""
-    for named in NAMED_SHIPS:
-        if not any(has_words(ship.name, name) for name in named.names):
-            continue
+    for match in _NAMED_WORDS.finditer(words_of(ship.name)):
+        named = _NAMED[match.group(1)]
         for field, given in (("type", named.type), ("nation", named.nation),
                              ("air_strike", named.air_strike)):
             value = getattr(ship, field)
             if given is not None and value != given:
-                yield NAMED_SHIP(f"{ship.name}: {field} {value}; the rules' {named.names[0]} is "
-                                 f"{field} {given}", ship.source.of(field), ship.id,
-                                 rule=named.rule)
+                yield NAMED_SHIP(f"{ship.name}: {field} {value}; the rules' "
+                                 f"{named.names[0].title()} is {field} {given}",
+                                 ship.source.of(field), ship.id, rule=named.rule)
 
 
 def _submarine_findings(ship: Ship) -> Iterator[Finding]:

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
+from typing import NamedTuple
 
 from generator.findings import Finding
 from generator.games.cwnb.model import Action
@@ -30,7 +32,7 @@ from generator.games.cwnb.playrules import (
     SIZE_FIELD,
     can_fire,
 )
-from generator.games.cwnb.rules.registry import E, check
+from generator.games.cwnb.rules.registry import Check, E, check
 from generator.games.cwnb.wording import (
     ACTION_FACTS,
     ANSWER_NAMES,
@@ -63,6 +65,19 @@ TEXT_RULE = check("cwnb-text-rule", "card", E, "6.1, 9.1, 9.2, 9.4",
 
 __all__ = ["check_texts"]
 
+#: a finding to be: the check, its message and the rule it narrows to (None: the check's own)
+Problem = tuple[Check, str, str | None]
+
+
+class _Read(NamedTuple):
+    """What the text checks read of an action card: equal for every card of one face."""
+
+    action: str
+    caliber: str | None
+    missile_class: str | None
+    damage: int | None
+    text: str
+
 _ICON = re.compile(r"\{(gun|missile)-(3in|5in|16in|[abc])\}")
 _STEP = re.compile(r"(?<!\w)([ABCАВС])\.(\d)(?!\w)")
 _CYRILLIC_STEP = str.maketrans("АВС", "ABC")
@@ -77,23 +92,19 @@ def _negated(clause: str, language: str) -> bool:
     return any(names(clause, term) for term in NEGATIONS.get(language, ()))
 
 
-def _launched(card: Action) -> list[str]:
-    """Attack keys a card of this kind can launch (a C missile also as a cruise missile)."""
-    keys = []
-    for attack in ATTACKS:
-        if attack.needs_card != card.action:
-            continue
-        size = ATTACK_CARD_SIZE.get(attack.key)
-        if size is None or size in (card.caliber, card.missile_class):
-            keys.append(attack.key)
-    return keys
+@lru_cache(maxsize=64)
+def _answered_by(action: str, size: str | None) -> frozenset[str]:
+    """What answers the attacks a card of this kind and size launches (a C missile's include
+    the cruise missile's)."""
+    return frozenset(kind for attack in ATTACKS if attack.needs_card == action
+                     and ATTACK_CARD_SIZE.get(attack.key) in (None, size)
+                     for kind in attack.countered_by)
 
 
-def _answers(card: Action, language: str) -> Iterator[Finding]:
+def _answers(card: _Read, language: str) -> Iterator[Problem]:
     category = ACTION_CATEGORY.get(card.action)
     if category in ("attack", "asw"):
-        allowed = {kind for attack in ATTACKS if attack.key in _launched(card)
-                   for kind in attack.countered_by}
+        allowed = _answered_by(card.action, card.caliber or card.missile_class)
         for clause in _clauses(card.text):
             if _negated(clause, language):
                 continue
@@ -104,10 +115,9 @@ def _answers(card: Action, language: str) -> Iterator[Finding]:
                              None)
                 if found is not None:
                     answers = ", ".join(sorted(k.replace("_", " ") for k in allowed))
-                    yield COUNTER_NAMED(f"the text names '{found.group(0)}' as if it answered "
-                                        f"this {card.action.replace('_', ' ')} card; the rules "
-                                        f"answer it with {answers}", card.source.of("text"),
-                                        card.id, rule=_rule_of(card))
+                    yield (COUNTER_NAMED, f"the text names '{found.group(0)}' as if it "
+                           f"answered this {card.action.replace('_', ' ')} card; the rules "
+                           f"answer it with {answers}", _rule_of(card))
     if category in ("defense", "asw"):
         answered = {attack.key for attack in ATTACKS if card.action in attack.countered_by}
         for clause in _clauses(card.text):
@@ -121,36 +131,34 @@ def _answers(card: Action, language: str) -> Iterator[Finding]:
                         continue
                     rest = rest[:found.start()] + " " * len(found.group(0)) + rest[found.end():]
                     if not answered.intersection(keys):
-                        yield COUNTER_NAMED(
-                            f"the text names '{found.group(0)}', which "
-                            f"{card.action.replace('_', ' ')} cards do not answer",
-                            card.source.of("text"), card.id, rule=_rule_of(card))
+                        yield (COUNTER_NAMED, f"the text names '{found.group(0)}', which "
+                               f"{card.action.replace('_', ' ')} cards do not answer",
+                               _rule_of(card))
 
 
-def _rule_of(card: Action) -> str:
+def _rule_of(card: _Read) -> str:
     return {"gun": "7.11", "missile": "7.12, 12.9", "torpedo": "7.13", "asw": "7.14, 8.34",
             "land_air_strike": "7.15", "bomber_strike": "7.16", "evasive": "8.31",
             "ecm": "8.32", "air_cover": "8.33"}.get(card.action, "6")
 
 
-def _icons(card: Action) -> Iterator[Finding]:
+def _icons(card: _Read) -> Iterator[Problem]:
     for match in _ICON.finditer(card.text):
         kind, size = match.group(1), match.group(2).upper() if match.group(1) == "missile" \
             else match.group(2)
         if card.action != kind:
-            yield TEXT_ICON(f"the text prints {match.group(0)} on a "
-                            f"{card.action.replace('_', ' ')} card, which no {kind} platform "
-                            "fires", card.source.of("text"), card.id,
-                            rule="7.11" if kind == "gun" else "7.12")
+            yield (TEXT_ICON, f"the text prints {match.group(0)} on a "
+                   f"{card.action.replace('_', ' ')} card, which no {kind} platform fires",
+                   "7.11" if kind == "gun" else "7.12")
             continue
         own = getattr(card, SIZE_FIELD[kind])
         if own is not None and not can_fire(kind, size, own, attack_opportunities=True):
-            yield TEXT_ICON(f"the text prints {match.group(0)} on a {own} {kind} card: a {size} "
-                            f"platform never fires a {own} card (only its own size and smaller, "
-                            "12.8)", card.source.of("text"), card.id)
+            yield (TEXT_ICON, f"the text prints {match.group(0)} on a {own} {kind} card: a "
+                   f"{size} platform never fires a {own} card (only its own size and smaller, "
+                   "12.8)", None)
 
 
-def _facts(card: Action) -> tuple[Fact, ...]:
+def _facts(card: _Read) -> tuple[Fact, ...]:
     facts = list(ACTION_FACTS.get(card.action, ()))
     if card.action == "missile" and card.missile_class == "C":
         facts = [C_MISSILE_ROWS if fact.key == "row" else fact for fact in facts]
@@ -160,20 +168,18 @@ def _facts(card: Action) -> tuple[Fact, ...]:
     return tuple(facts)
 
 
-def _numbers(card: Action, language: str) -> Iterator[Finding]:
+def _numbers(card: _Read, language: str) -> Iterator[Problem]:
     for binding in bind(card.text, _facts(card), language):
         if binding.wrong:
             said = "; ".join(f"{fact.what} is {fact.shown()}" for fact in binding.facts)
-            yield TEXT_NUMBER(f"the text says '{binding.clause}': {said}",
-                              card.source.of("text"), card.id,
-                              rule=", ".join(dict.fromkeys(f.rule for f in binding.facts)))
+            yield (TEXT_NUMBER, f"the text says '{binding.clause}': {said}",
+                   ", ".join(dict.fromkeys(f.rule for f in binding.facts)))
 
 
-def _rules(card: Action, language: str) -> Iterator[Finding]:
+def _rules(card: _Read, language: str) -> Iterator[Problem]:
     for citation in cited_rules(card.text, RULE_NUMBERS, RULE_TOPICS, language):
         if citation.problem is not None:
-            yield TEXT_RULE(f"the text {citation.problem}", card.source.of("text"), card.id,
-                            rule=citation.expected or "Contents")
+            yield TEXT_RULE, f"the text {citation.problem}", citation.expected or "Contents"
     own = PLAYED_IN.get(card.action)
     for sentence in _SENTENCE.split(card.text):
         plays = [m.end() for term in PLAY_WORDS.get(language, ())
@@ -182,18 +188,23 @@ def _rules(card: Action, language: str) -> Iterator[Finding]:
         for match in _STEP.finditer(sentence):
             step = f"{match.group(1).translate(_CYRILLIC_STEP)}.{match.group(2)}"
             if step not in STEPS:
-                yield TEXT_RULE(f"the text cites step {step}, which the turn (6.1) does not "
-                                "have", card.source.of("text"), card.id, rule="6.1")
+                yield (TEXT_RULE, f"the text cites step {step}, which the turn (6.1) does not "
+                       "have", "6.1")
                 continue
             # the step that follows "play ..." is when the card is played; later steps of the
             # sentence say something else ("until your next step A.1")
             if (own is not None and plays and match.start() > min(plays) and first_after_play
                     and step != own[0]):
-                yield TEXT_RULE(f"the text plays this {card.action.replace('_', ' ')} card in "
-                                f"step {step}; it is played in step {own[0]}",
-                                card.source.of("text"), card.id, rule=own[1])
+                yield (TEXT_RULE, f"the text plays this {card.action.replace('_', ' ')} card "
+                       f"in step {step}; it is played in step {own[0]}", own[1])
             if plays and match.start() > min(plays):
                 first_after_play = False
+
+
+@lru_cache(maxsize=4096)  # the faces of a pack recur (counts, reprints, generated decks)
+def _problems(card: _Read, language: str) -> tuple[Problem, ...]:
+    return (*_answers(card, language), *_icons(card), *_numbers(card, language),
+            *_rules(card, language))
 
 
 def check_texts(card_set: CardSet) -> list[Finding]:
@@ -203,7 +214,9 @@ def check_texts(card_set: CardSet) -> list[Finding]:
     for pack in card_set.packs:
         language = pack.manifest.source_locale
         for card in pack.cards:
-            if isinstance(card, Action) and card.text:
-                findings += [*_answers(card, language), *_icons(card),
-                             *_numbers(card, language), *_rules(card, language)]
+            if not isinstance(card, Action) or not card.text:
+                continue
+            read = _Read(card.action, card.caliber, card.missile_class, card.damage, card.text)
+            findings += [check(message, card.source.of("text"), card.id, rule=rule)
+                         for check, message, rule in _problems(read, language)]
     return findings
