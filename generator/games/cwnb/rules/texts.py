@@ -201,7 +201,7 @@ def _rules(card: _Read, language: str) -> Iterator[Problem]:
                 first_after_play = False
 
 
-@lru_cache(maxsize=4096)  # the faces of a pack recur (counts, reprints, generated decks)
+@lru_cache(maxsize=1024)  # the faces of a pack recur (counts, reprints, generated decks)
 def _problems(card: _Read, language: str) -> tuple[Problem, ...]:
     return (*_answers(card, language), *_icons(card), *_numbers(card, language),
             *_rules(card, language))
