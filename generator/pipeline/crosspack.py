@@ -40,7 +40,8 @@ NOT_AN_EXPANSION = check("not-an-expansion", "cross-pack", E, "DESIGN: card data
 WRONG_GAME = check("wrong-game", "cross-pack", E, "DESIGN: card data contract",
                    "an expansion is for the same game as its base")
 SET_MARK = check("expansion-set-mark", "cross-pack", E, "DESIGN: card data contract",
-                 "each expansion has a set mark of its own, not the base's nor another's")
+                 "each expansion has a set mark of its own, not the base's nor another's, "
+                 "compared by what it prints (drawing, or the letters in its ring)")
 WITHOUT_BASE = check("expansion-without-base", "pack", W, "DESIGN: rules engine",
                      "an expansion validated alone: deck and cross-checks need its base game")
 CARD_SIZE = check("expansion-card-size", "cross-pack", E, "physical: shuffled together",
@@ -92,8 +93,23 @@ def lone_expansion(base: LoadedPack, base_path: str) -> Iterator[Finding]:
 
 def set_marks(base: LoadedPack, expansions: tuple[LoadedPack, ...]) -> Iterator[Finding]:
     """Each expansion has a set mark of its own, so that its cards can be sorted back out of the
-    combined deck; in particular it never reuses the base game's mark (the CWNB anchor)."""
+    combined deck; in particular it never reuses the base game's mark (the CWNB anchor). Marks
+    are compared by what they print (rule 2 of CWNB sorts cards by the symbol a player sees):
+    two marks of different names print alike when they name the same drawing, or when both are
+    lettered rings with the same letters (the label, else the name's first letter)."""
+    if not expansions:
+        return
+    # the layout package is imported only when an expansion is loaded: a lone pack never
+    # compares marks, and ``pnp validate PACK`` keeps its start-up time
+    from generator.layout.symbols import shown_mark
+
+    art_root = base.game.art_folder()
+
+    def shown(manifest: Manifest) -> tuple[str, str]:
+        return shown_mark(art_root, manifest.set_mark, manifest.set_mark_label)
+
     owners = {base.manifest.set_mark: base.manifest.pack}
+    printed = {shown(base.manifest): base.manifest}
     for loaded in expansions:
         manifest = loaded.manifest
         owner = owners.setdefault(manifest.set_mark, manifest.pack)
@@ -102,6 +118,18 @@ def set_marks(base: LoadedPack, expansions: tuple[LoadedPack, ...]) -> Iterator[
                            f"which is the mark of pack '{owner}'; an expansion needs a mark of "
                            "its own so that its cards can be told apart",
                            manifest.where("set_mark"))
+            continue
+        look = shown(manifest)
+        other = printed.setdefault(look, manifest)
+        if other is not manifest:
+            what = ("the same drawing" if look[0] == "drawing"
+                    else f"a ring with the letters '{look[1]}'")
+            labelled = look[0] == "ring" and manifest.set_mark_label
+            yield SET_MARK(f"expansion '{manifest.pack}' (set_mark '{manifest.set_mark}') "
+                           f"prints {what}, as pack '{other.pack}' (set_mark "
+                           f"'{other.set_mark}') does: the two sets cannot be sorted apart by "
+                           "the mark on their cards; give it a mark that prints otherwise",
+                           manifest.where("set_mark_label" if labelled else "set_mark"))
 
 
 def unique_ids(card_set: CardSet) -> Iterator[Finding]:

@@ -31,6 +31,8 @@ from generator.pipeline.validate import validate
 COMMANDER = ROOT / "cards" / "commander"
 BROKEN = ROOT / "tests" / "fixtures" / "commander-broken"
 UNUSUAL = ROOT / "tests" / "fixtures" / "commander-unusual"
+AUDIT = ROOT / "tests" / "fixtures" / "commander-audit3"
+BOOSTER = ROOT / "tests" / "fixtures" / "commander-audit3-booster"
 GAME = get_game("commander")
 
 # --- the shipped pack -----------------------------------------------------------------------
@@ -161,7 +163,8 @@ def test_each_broken_card_raises_exactly_its_codes_at_their_line_and_column(brok
 
 
 def test_every_card_check_has_a_broken_card():
-    fired = {code for expected in EXPECTED.values() for code, _, _ in expected}
+    fired = {code for expected in (*EXPECTED.values(), *AUDIT_AT.values())
+             for code, _, _ in expected}
     card_checks = {code for code, check in CHECKS.items() if check.level == "card"}
     assert card_checks <= fired
 
@@ -186,6 +189,59 @@ def test_every_finding_points_at_file_line_column_and_a_rule_line(broken_finding
         assert finding.location.file.endswith("cards.yaml")
         assert finding.location.line > 0 and finding.location.column > 0
         assert re.search(r"\(rules L\d+", finding.message), finding.message
+
+
+# --- the third audit (issue 27): a defect and a legal but unusual twin per class -------------
+
+#: bad card of tests/fixtures/commander-audit3/cards.yaml -> its findings (code, line, column);
+#: every ok- and filler- card raises nothing
+AUDIT_AT = {
+    "bad-d6-no-plus": {("commander-d6-notation", 10, 11)},  # "D6 4" in the text (L56)
+    "bad-tactical-no-moment": {("commander-tactical-moment", 26, 11)},  # L98
+    "bad-crew-no-size": {("commander-crew-size-missing", 45, 11)},  # a station's crew (L86, L257)
+    "bad-station-critical": {("commander-critical-damage-not-ship", 68, 11)},  # L213
+    "bad-building-critical": {("commander-critical-damage-not-ship", 77, 11)},  # L197
+    "bad-civil-critical": {("commander-critical-damage-not-ship", 87, 11)},  # L205
+    "bad-planet-crew": {("commander-field-unused", 109, 11), ("commander-field-unused", 110, 16)},
+    "bad-building-landing": {("commander-field-unused", 119, 14)},  # L265
+    "bad-vega-quotes": {("commander-name-shared", 152, 11)},  # «Вега» and “Вега” (L45)
+    "bad-chimera-cost": {("commander-example-ship", 183, 11)},  # the example's 10 (L279)
+}
+
+
+def test_each_audit_defect_is_found_at_its_line_and_its_twin_is_clean():
+    import yaml
+
+    findings = validate(AUDIT).findings
+    found: dict[str, set[tuple[str, int, int]]] = {}
+    for finding in findings:
+        assert finding.location.file.endswith("cards.yaml"), finding.as_text()
+        assert re.search(r"\(rules L\d+", finding.message), finding.message
+        found.setdefault(finding.card, set()).add(
+            (finding.code, finding.location.line, finding.location.column))
+    assert found == AUDIT_AT
+    ids = [c["id"] for c in yaml.safe_load((AUDIT / "cards.yaml").read_text())["cards"]]
+    assert {card for card in ids if card.startswith("bad-")} == set(AUDIT_AT)
+    assert len([card for card in ids if card.startswith("ok-")]) == 8
+
+
+def test_names_in_other_quote_marks_count_together_in_a_deck():
+    """L45: at most 4 cards of one name; «Вега» and “Вега” print one name."""
+    card_set = validate(AUDIT).card_set
+    path = AUDIT / "decks" / "quotes.yaml"
+    deck, problems = load_deck(path, str(path), card_set, (GAME.schema_package,
+                                                           GAME.deck_schema))
+    assert problems == [] and deck is not None
+    (finding,) = GAME.check_deck(deck, card_set)
+    assert finding.code == "commander-deck-copies" and finding.severity == "error"
+    assert (finding.location.line, finding.card) == (6, "bad-vega-quotes")
+    assert "5" in finding.message
+
+
+def test_a_booster_without_release_size_is_legal_and_prints_its_number_alone():
+    checked = validate(COMMANDER, (BOOSTER,))
+    assert [f.as_text() for f in checked.findings] == []
+    assert serial(1, {}) == "001"
 
 
 def _message(findings, card):
@@ -267,7 +323,8 @@ def test_release_numbers(tmp_path):
     assert release_codes(tmp_path, _ground("a", 1) + _ground("b", 3), size) == \
         ["commander-serial-gap", "commander-serial-total"]
     assert release_codes(tmp_path, _ground("a", 1), size) == ["commander-serial-total"]
-    assert release_codes(tmp_path, _ground("a", 1), "") == ["commander-serial-total"]
+    # no release_size: each card prints its number alone, which is all L319 asks
+    assert release_codes(tmp_path, _ground("a", 1) + _ground("b", 3), "") == []
 
 
 def test_two_cards_of_one_name_are_flagged(tmp_path):
@@ -277,7 +334,7 @@ def test_two_cards_of_one_name_are_flagged(tmp_path):
 
 
 TACTICAL = "  - {{id: {id}, kind: tactical, number: 1, rarity: common, name: {name}, chips: 1, " \
-           "text: Играйте.}}\n"
+           "text: Играйте в любой момент.}}\n"
 
 
 @pytest.mark.parametrize("reused", [

@@ -37,6 +37,7 @@ from generator.pipeline.validate import validate
 
 GWAS = ROOT / "cards" / "gwas"
 BROKEN = ROOT / "tests" / "fixtures" / "gwas-broken"
+AUDIT = ROOT / "tests" / "fixtures" / "gwas-audit3"
 UNUSUAL = ROOT / "tests" / "fixtures" / "gwas-unusual"
 DOCS = ROOT / "docs" / "rules-gwas.md"
 CLASS_BOX = (3.0, 16.2, 57.5, 63.0)  # templates/gwas/classes.yaml
@@ -278,7 +279,7 @@ BROKEN_AT = {
     "gunnery-missing-row": ("gwas-reference-modifier", 75, 16),
     "pursuit-extra-row": ("gwas-reference-modifier", 82, 16),
     "submarine-wrong-rule": ("gwas-reference-rule", 91, 11),
-    "mtb-stray-number": ("gwas-reference-number", 98, 11),
+    "mtb-stray-number": ("gwas-reference-fact", 98, 11),  # a contact roll of 5: 3-6 (004:115)
     "gunnery-en-value": ("gwas-reference-modifier", 104, 16),
     "contact-en-number": ("gwas-reference-number", 112, 11),
 }
@@ -330,6 +331,79 @@ def test_a_language_without_row_words_is_compared_row_by_row(tmp_path):
     short = good.replace(r"\nLuftschiff +2", "")
     (finding,) = validate(_pack(tmp_path / "c", short, game=game)).findings
     assert "8 modifier line(s); the seeds give 9" in finding.message
+
+
+# --- the third audit (issue 27): a defect and a legal but unusual twin per class -------------
+
+#: bad card of tests/fixtures/gwas-audit3/cards.yaml -> its findings (code, line, column,
+#: locale); every ok- card of the file raises nothing
+AUDIT_AT = {
+    # numbers bound to their facts: the same numbers in swapped places (003:284, 004:21,
+    # 003:329, 004:9 and 004:41); both numbers of a swap are wrong
+    "bad-contact-day-night": {("gwas-reference-fact", 10, 11, None)},
+    "bad-asw-before-after": {("gwas-reference-fact", 22, 11, None)},
+    "bad-gunnery-italic": {("gwas-reference-fact", 34, 11, None)},
+    "bad-submarine-ace": {("gwas-reference-fact", 46, 11, None)},
+    # a modifier row whose comparison or condition changed, its value kept (003:307, 004:29)
+    "bad-contact-comparison": {("gwas-reference-condition", 59, 16, None)},
+    "bad-submarine-transport": {("gwas-reference-condition", 89, 16, None)},
+    # a rule number on the class table, which the seeds do not number (003:228)
+    "bad-classes-rule": {("gwas-reference-rule", 109, 11, None)},
+    # a text citing 5.44 for the unmodified 6 of 5.41
+    "bad-contact-cites": {("gwas-reference-cited-rule", 122, 11, None)},
+    # Rostock of the seed's example sails for the Triple Alliance (003:240)
+    "bad-rostock-side": {("gwas-seed-ship", 142, 13, None)},
+    # a translation that prints the source's numbers with day and night swapped
+    "bad-contact-en-swap": {("gwas-reference-fact", 159, 11, "en")},
+}
+
+
+@pytest.fixture(scope="module")
+def audit_findings():
+    return validate(AUDIT).findings
+
+
+def test_each_audit_defect_is_found_at_its_card_and_line_and_its_twin_is_clean(audit_findings):
+    ids = {card["id"] for card in _yaml_cards(AUDIT / "cards.yaml")}
+    found: dict[str, set[tuple[str, int, int, str | None]]] = {}
+    for finding in audit_findings:
+        assert finding.card in ids and finding.card.startswith("bad-"), finding.as_text()
+        assert finding.location.file.endswith("cards.yaml") and _seed_cited(finding.message)
+        found.setdefault(finding.card, set()).add(
+            (finding.code, finding.location.line, finding.location.column, finding.locale))
+    assert found == AUDIT_AT
+    assert {card for card in ids if card.startswith("bad-")} == set(AUDIT_AT)
+    assert len([card for card in ids if card.startswith("ok-")]) == 10
+
+
+def test_a_swap_reports_each_number_with_the_fact_it_should_be(audit_findings):
+    day, night = sorted((f for f in audit_findings if f.card == "bad-contact-day-night"),
+                        key=lambda f: f.message)
+    assert "prints 6; the seeds give contact by day 4-6" in day.message
+    assert "prints 4; the seeds give contact by night 6" in night.message
+    (comparison,) = [f for f in audit_findings if f.card == "bad-contact-comparison"]
+    assert "'or more' where the seeds say 'more than'" in comparison.message
+
+
+def test_reference_numbers_are_bound_to_facts_in_digits_and_words():
+    from generator.games.gwas.tables import PROCEDURES
+    from generator.rules.textfacts import bind
+
+    contact = PROCEDURES["contact"].bound
+    bound = {b.run.values: b.facts[0].key for b in bind(
+        "Контакт днём на 4 и больше, ночью на 6 и больше.", contact, "ru")}
+    assert bound == {(4,): "day", (6,): "night"}
+    submarine = PROCEDURES["submarine"].bound
+    (three,) = [b for b in bind("за каждые три своих DD", submarine, "ru")]
+    assert three.run.values == (3,) and three.facts[0].key == "asw-ships"
+    (run,) = [b.run.values for b in bind("на 4, 5 или 6", (), "ru")]
+    assert run == (4, 5, 6)
+
+
+def _yaml_cards(path: Path) -> list[dict]:
+    import yaml
+
+    return yaml.safe_load(path.read_text(encoding="utf-8"))["cards"]
 
 
 def _seed_lines(refs: str) -> set[str]:
@@ -392,7 +466,8 @@ def test_a_reprint_in_an_expansion_is_the_same_ship(tmp_path):
 def test_every_check_has_a_test_and_a_row_in_the_docs():
     tested = set(BAD_CARDS) | {"gwas-reference-missing", "gwas-option-type",
                                "gwas-option-unknown", "gwas-side-without-counters"} | \
-        {code for code, _, _ in BROKEN_AT.values()}
+        {code for code, _, _ in BROKEN_AT.values()} | \
+        {code for found in AUDIT_AT.values() for code, _, _, _ in found}
     assert tested == set(CHECKS)
     documented = set(re.findall(r"`(gwas-[a-z0-9-]+)`", DOCS.read_text(encoding="utf-8")))
     assert documented == set(CHECKS)

@@ -67,7 +67,7 @@ EXPECTED = {
 LOCATED = {
     "bad-iowa-not-battleship": ("ships.yaml", 183, 11, Severity.ERROR),  # type:
     "bad-los-angeles-surface-ship": ("ships.yaml", 193, 11, Severity.ERROR),  # type:
-    "bad-air-strike-above-two": ("ships.yaml", 206, 17, Severity.WARNING),  # air_strike:
+    "bad-air-strike-above-two": ("ships.yaml", 206, 17, Severity.ERROR),  # air_strike: (12.3)
     "bad-torpedo-chance-vs-active": ("actions.yaml", 67, 23, Severity.ERROR),  # chance_vs_active:
     "bad-name-reused": ("actions.yaml", 70, 11, Severity.WARNING),  # name:
     "bad-asw-no-active-bonus": ("actions.yaml", 29, 23, Severity.ERROR),  # chance_vs_active:
@@ -75,6 +75,8 @@ LOCATED = {
 }
 
 UNUSUAL = ROOT / "tests" / "fixtures" / "unusual-expansion"
+AUDIT = ROOT / "tests" / "fixtures" / "cwnb-audit3"
+AUDIT_RU = ROOT / "tests" / "fixtures" / "cwnb-audit3-ru"
 
 RULE_REFERENCE = re.compile(
     r"\((rules? [0-9][^()]*|Definitions[^()]*|seed 00[01]:[^()]*|sanity check[^()]*)\)$")
@@ -159,6 +161,73 @@ def test_json_output_lists_warnings_too():
     (row,) = [f for f in warnings if f["card"] == "bad-row-chance-increases"]
     assert row["code"] == "cwnb-row-chance-increases" and row["line"] > 0
     assert row["locale"] is None
+
+
+# --- the third audit (issue 27): a defect and a legal but unusual twin per class ---------------
+
+#: bad card of the audit packs -> (pack folder, file, line, column, code) of its one finding;
+#: every ok- card raises nothing
+AUDIT_AT = {
+    # a class the rules name, under another spelling: sub-variant, Russian names, a pack
+    # written in Russian (7.13, 7.14, 000:306)
+    "bad-la-subvariant": ("cwnb-audit3", "ships.yaml", 13, 13, "cwnb-class-traits"),
+    "bad-la-russian-name": ("cwnb-audit3", "ships.yaml", 33, 13, "cwnb-class-traits"),
+    "bad-alfa-project": ("cwnb-audit3", "ships.yaml", 47, 12, "cwnb-class-traits"),
+    "bad-alfa-ru": ("cwnb-audit3-ru", "cards.yaml", 7, 12, "cwnb-class-traits"),
+    # carrier strike rating by carrier size (12.3)
+    "bad-cvn-one": ("cwnb-audit3", "ships.yaml", 72, 17, "cwnb-carrier-strike-size"),
+    "bad-cvh-two": ("cwnb-audit3", "ships.yaml", 83, 17, "cwnb-carrier-strike-size"),
+    # a ship the rules name (001:481, 000:357): the Nimitz is a CVN
+    "bad-nimitz-type": ("cwnb-audit3", "ships.yaml", 102, 11, "cwnb-named-ship"),
+    # damage by size across packs (12.8), on the expansion's card, not the base's
+    "bad-16in-weak": ("cwnb-audit3", "actions.yaml", 10, 13, "cwnb-damage-not-by-size"),
+    "bad-3in-strong": ("cwnb-audit3", "actions.yaml", 18, 13, "cwnb-damage-not-by-size"),
+    # what a text says: an answer, an icon, a number, a rule number, a step
+    "bad-text-counter": ("cwnb-audit3", "actions.yaml", 36, 11, "cwnb-text-counter"),
+    "bad-text-icon": ("cwnb-audit3", "actions.yaml", 52, 11, "cwnb-text-icon"),
+    "bad-text-number": ("cwnb-audit3", "actions.yaml", 67, 11, "cwnb-text-number"),
+    "bad-text-rule": ("cwnb-audit3", "actions.yaml", 81, 11, "cwnb-text-rule"),
+    "bad-text-step": ("cwnb-audit3", "actions.yaml", 95, 11, "cwnb-text-rule"),
+    "bad-text-counter-ru": ("cwnb-audit3-ru", "cards.yaml", 29, 11, "cwnb-text-counter"),
+}
+
+
+@pytest.fixture(scope="module")
+def audit_findings() -> list[Finding]:
+    return validate(CWNB, (AUDIT, AUDIT_RU)).findings
+
+
+def test_each_audit_defect_is_found_on_its_card_and_its_twin_is_clean(audit_findings):
+    ids = {card["id"] for pack in (AUDIT, AUDIT_RU) for path in pack.glob("*.yaml")
+           if path.name != "game.yaml"
+           for card in yaml.safe_load(path.read_text(encoding="utf-8"))["cards"]}
+    found = {f.card: (Path(f.location.file).parent.name, Path(f.location.file).name,
+                      f.location.line, f.location.column, f.code) for f in audit_findings}
+    assert len(found) == len(audit_findings), [f.as_text() for f in audit_findings]
+    assert found == AUDIT_AT
+    assert all(f.severity is Severity.ERROR and RULE_REFERENCE.search(f.message)
+               for f in audit_findings)
+    assert {card for card in ids if card.startswith("bad-")} == set(AUDIT_AT)
+    assert len([card for card in ids if card.startswith("ok-")]) == 12
+
+
+def test_damage_by_size_names_the_base_card_it_contradicts(audit_findings):
+    (weak,) = [f for f in audit_findings if f.card == "bad-16in-weak"]
+    assert "'gun-5in' of pack 'cwnb'" in weak.message and "smaller" in weak.message
+    assert not any(f.card == "gun-5in" for f in audit_findings)
+
+
+@pytest.mark.parametrize(("written", "identity"), [
+    ("Los Angeles", "los angeles"), ("Los-Angeles", "los angeles"),
+    ("Los Angeles (688I)", "los angeles"), ("Лос-Анджелес", "los angeles"),
+    ("Improved Los Angeles", "los angeles"), ("Alfa", "alfa"), ("Альфа", "alfa"),
+    ("проект 705К", "alfa"), ("Лира", "alfa"), ("Айова", "iowa"), ("Alfaro", None),
+    ("Angeles", None), ("Kiev", None),
+])
+def test_a_class_is_known_under_the_names_the_rules_give_it(written, identity):
+    from generator.games.cwnb.rules.cards import class_identity
+
+    assert class_identity(written) == identity
 
 
 # --- shipped packs ------------------------------------------------------------------------------

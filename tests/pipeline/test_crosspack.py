@@ -78,6 +78,45 @@ def test_a_kind_of_its_own_size_keeps_it(tmp_path):
     assert "fleet_counter" not in sizes[0].message
 
 
+# --- set marks, compared by what they print (issue 27) -----------------------------------------
+
+MARKS = ROOT / "tests" / "fixtures" / "marks-audit3"
+COMMANDER = ROOT / "cards" / "commander"
+
+
+def test_marks_that_print_the_same_ring_cannot_be_told_apart():
+    """CWNB rule 2 sorts an expansion's cards out by the mark a player sees: the same label in
+    a ring, or no label and the same first letter, prints one mark for two sets."""
+    packs = tuple(MARKS / name for name in ("cwnb-falklands", "cwnb-fleet", "cwnb-fjord",
+                                            "cwnb-frigates"))
+    findings = validate(CWNB, packs).findings
+    assert [(f.code, Path(f.location.file).parent.name, f.location.line, f.location.column)
+            for f in findings] == [("expansion-set-mark", "cwnb-fleet", 6, 17),  # the label
+                                   ("expansion-set-mark", "cwnb-fjord", 5, 11)]  # the mark
+    assert all(f.severity is Severity.ERROR for f in findings)
+    assert "a ring with the letters 'F'" in findings[0].message
+    assert "'cwnb-falklands'" in findings[1].message
+
+
+def test_a_booster_mark_with_the_same_first_letter_in_another_game():
+    packs = tuple(MARKS / name for name in ("commander-pirates", "commander-privateers",
+                                            "commander-cobalt"))
+    findings = validate(COMMANDER, packs).findings
+    assert [(f.code, Path(f.location.file).parent.name, f.location.line, f.location.column)
+            for f in findings] == [("expansion-set-mark", "commander-privateers", 5, 11)]
+
+
+def test_what_a_mark_prints():
+    from generator.layout.symbols import shown_mark
+
+    root = get_game("cwnb").art_folder()
+    assert shown_mark(root, "falklands", "") == ("ring", "F")
+    assert shown_mark(root, "falklands", "FK") == ("ring", "FK")
+    drawn, digest = shown_mark(root, "anchor", "X")  # a drawing prints no label
+    assert drawn == "drawing" and shown_mark(root, "anchor", "") == (drawn, digest)
+    assert shown_mark(None, "anchor", "") == ("ring", "A")
+
+
 # --- the side every card of a kind shares -----------------------------------------------------
 
 def game_with_backs(choose):
