@@ -78,6 +78,9 @@ PACK_ARG = argument("pack", type=Path, help="the pack's folder (the one holding 
 WITH_OPT = option("--with", dest="expansions", repeat=True, type=Path,
                   help="an expansion pack to load together with PACK (repeatable)")
 
+#: --sarif-root of validate and preflight
+SARIF_ROOT_HELP = "SARIF file paths are relative to this folder (default: the working folder)"
+
 cli = CommandGroup("Print-and-play card sheets from YAML card definitions.", version=True)
 
 
@@ -89,10 +92,11 @@ cli = CommandGroup("Print-and-play card sheets from YAML card definitions.", ver
 @option("--deck", dest="decks", repeat=True, type=Path,
         help="also check this deck file against the game's deck rules (repeatable)")
 @option("--format", dest="output_format", choices=["text", "json", "sarif"], default="text")
+@option("--sarif-root", dest="sarif_root", type=Path, default=None, help=SARIF_ROOT_HELP)
 @flag("-v", "--verbose", help="list every missing translation (text output summarises them)")
 def validate_command(pack: Path, expansions: tuple[Path, ...], locales: tuple[str, ...],
                      strict: bool, decks: tuple[Path, ...], output_format: str,
-                     verbose: bool) -> None:
+                     sarif_root: Path | None, verbose: bool) -> None:
     """Check a pack's files, schemas and game rules; report every problem found.
 
     The source texts are checked as build prints them (glyphs the font lacks, texts that do
@@ -142,7 +146,7 @@ def validate_command(pack: Path, expansions: tuple[Path, ...], locales: tuple[st
 
         rules = {row.code: f"{row.message} ({row.cites})" if row.cites else row.message
                  for row in rule_rows(result.game)} if result.game is not None else {}
-        echo(render_sarif(findings, rules=rules))
+        echo(render_sarif(findings, rules=rules, root=sarif_root))
     else:
         echo(_text_with_summary(findings, verbose))
     sys.exit(EXIT_FINDINGS if has_errors(findings) else EXIT_CLEAN)
@@ -310,8 +314,10 @@ def export_command(pack: Path, expansions: tuple[Path, ...], locale: str | None,
 @option("--bleed", dest="bleed_mm", type=FiniteFloat(0, 10), default=3.175, show_default=True,
         help="mm of bleed art expected past the trim")
 @option("--format", dest="output_format", choices=["text", "json", "sarif"], default="text")
+@option("--sarif-root", dest="sarif_root", type=Path, default=None, help=SARIF_ROOT_HELP)
 def preflight_command(pack: Path, expansions: tuple[Path, ...], locale: str | None,
-                      safe_mm: float, bleed_mm: float, output_format: str) -> None:
+                      safe_mm: float, bleed_mm: float, output_format: str,
+                      sarif_root: Path | None) -> None:
     """Print-shop checks per card and side: safe zone, bleed, thin lines, image dpi, fonts."""
     from generator.findings import render_sarif
     from generator.preflight import PreflightOptions, preflight
@@ -321,7 +327,7 @@ def preflight_command(pack: Path, expansions: tuple[Path, ...], locale: str | No
     if output_format == "json":
         echo(render_json(findings, {"faces": faces}))
     elif output_format == "sarif":
-        echo(render_sarif(findings))
+        echo(render_sarif(findings, root=sarif_root))
     else:
         echo(render_text(findings))
     sys.exit(EXIT_FINDINGS if has_errors(findings) else EXIT_CLEAN)
