@@ -39,7 +39,7 @@ KEEPALIVE_S = 15.0
 #: caches of pure computations (fonts, text fitting); every other cache of the package may hold
 #: a file's contents (templates, palettes, labels, glossaries) and is emptied before a rebuild
 _PURE_CACHES = frozenset({"generator.fonts", "generator.layout.textfit", "generator.render",
-                          "generator.resources", "generator.cel", "generator.celfast"})
+                          "generator.resources", "generator.cel", "generator.celtree"})
 #: folders that never hold pack sources: build output, version control, editors' scratch
 _IGNORED_DIRS = frozenset({"output", "schemas", "__pycache__", "node_modules"})
 _SCRATCH_SUFFIXES = ("~", ".swp", ".swx", ".tmp", ".bak", ".pyc")
