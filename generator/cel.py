@@ -281,19 +281,24 @@ def first_macro(expression: Expression, over: Iterable[str]
 
 
 def memo_key(card: Mapping[str, object], names: Iterable[str]) -> tuple:
-    """A hashable key of the values ``names`` take on ``card`` (absent fields included)."""
-    return tuple((name, _frozen(card.get(name, _ABSENT))) for name in names)
+    """A hashable key of the values ``names`` take on ``card`` (absent fields included; the
+    names themselves are the caller's, the same for every card)."""
+    return tuple(_frozen(card.get(name, _ABSENT)) for name in names)
 
 
 _ABSENT = object()
+_SCALARS = frozenset({str, int, float, bool})
 
 
 def _frozen(value: object) -> object:
+    kind = type(value)
+    if kind in _SCALARS:
+        return kind, value  # 1, 1.0 and true are three values to CEL
     if isinstance(value, list | tuple):
         return tuple(_frozen(v) for v in value)
     if isinstance(value, Mapping):
         return tuple(sorted((str(k), _frozen(v)) for k, v in value.items()))
-    return (type(value).__name__, value) if value is not _ABSENT else value
+    return (kind.__name__, value) if value is not _ABSENT else value
 
 
 def plain(value: object) -> object:

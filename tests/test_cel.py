@@ -93,6 +93,16 @@ def test_sum_adds_numbers(text: str, expected: object) -> None:
     assert value == expected and type(value) is type(expected)
 
 
+def test_the_documented_copy_count_works() -> None:
+    """docs/format.md's deck rule: two hero cards, in one entry or two."""
+    rule = compile_expression("sum(deck.filter(e, e.card.kind == 'hero').map(e, e.count)) >= 2")
+    hero, spell = {"kind": "hero"}, {"kind": "spell"}
+    assert rule.evaluate({"deck": [{"card": hero, "count": 2}, {"card": spell, "count": 1}]})
+    assert rule.evaluate({"deck": [{"card": hero, "count": 1}] * 2}) is True
+    assert rule.evaluate({"deck": [{"card": hero, "count": 1}, {"card": spell, "count": 3}]}) \
+        is False
+
+
 @pytest.mark.parametrize(("text", "words"), [
     ("sum(['a'])", "a list of numbers"),
     ("sum([1, 2.0])", "CEL does not mix them"),

@@ -31,7 +31,6 @@ from generator.cel import (
     is_error,
     memo_key,
     over_budget,
-    plain,
     reads,
     type_clash,
     unknown_functions,
@@ -329,9 +328,11 @@ class CelCards:
         self._lists: dict[str | None, list[Any]] = {}
 
     def value(self, card: DataCard) -> Any:
+        """The card's fields as a dict (CEL takes no read-only mapping); values inside are
+        YAML's and the tables' own, converted only if CEL refuses one (Expression.evaluate)."""
         key = id(card)
         if key not in self._values:
-            self._values[key] = plain(card.fields)
+            self._values[key] = dict(card.fields)
         return self._values[key]
 
     def listing(self, kind: str | None = None) -> list[Any]:
