@@ -19,8 +19,10 @@ For each one this prints, in whole processes where start-up matters:
 5. two set rules over 100,000 cards: a count (``cards.filter(c, c.kind == 'x').size() <= 4``)
    and a duplicate check (every id once), each in its own process with a time limit.
 
-The corpus is re-recorded with ``--record`` (it runs ``pnp validate`` and ``pnp build`` on
-every pack, in this process, with the engine wrapper's evaluation hooked; see :func:`record`).
+The corpus is re-recorded with ``--record`` (``pnp validate`` and ``pnp build`` of every pack,
+each with generator.cel's evaluation hooked, answered by cel-python: :func:`record`). The
+stored one was recorded on main a10a849, when pnp still evaluated with cel-python (patched,
+beside its own subset evaluator): its answers are the ones users got.
 
 Run: ``.venv/bin/python bench/cel_engines.py`` (all three libraries must be installed:
 ``.venv/bin/pip install cel-python cel-expr-python common-expression-language``; pnp itself
@@ -30,6 +32,7 @@ depends on one of them only). Figures and the choice they led to: docs/cel.md.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gzip
 import json
 import os
@@ -246,8 +249,8 @@ def isolated(library: str, text: str, count: int) -> str:
     return f"{seconds:.3f} s, {peak:.0f} MiB peak, {answer}"
 
 
-def load_corpus() -> list[dict[str, Any]]:
-    with gzip.open(CORPUS, "rt", encoding="utf-8") as handle:
+def load_corpus(path: Path = CORPUS) -> list[dict[str, Any]]:
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
         return json.load(handle)
 
 
@@ -257,13 +260,15 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7, help="fresh processes per import time")
     parser.add_argument("--library", action="append", choices=LIBRARIES,
                         help="measure only this library (repeatable)")
+    parser.add_argument("--corpus", type=Path, default=CORPUS,
+                        help="another recorded corpus (default: %(default)s)")
     parser.add_argument("--record", action="store_true",
                         help="record the corpus again from the packs (see record())")
     args = parser.parse_args()
     if args.record:
         record()
         return
-    corpus = load_corpus()
+    corpus = load_corpus(args.corpus)
     print(f"corpus: {len(corpus)} distinct evaluations of "
           f"{len({r['cel'] for r in corpus})} expressions (cel-python's answers recorded)")
     for library in args.library or LIBRARIES:
@@ -286,14 +291,76 @@ def main() -> None:
 
 # --- recording the corpus ----------------------------------------------------------------------
 
+#: the packs the corpus comes from: (name, pack, expansion or None); every one is validated and
+#: built, and the starter game is the one ``pnp new`` writes
+def _packs(starter: Path) -> list[tuple[str, Path, Path | None]]:
+    packs = [(p.name, p, None) for p in sorted((ROOT / "cards").iterdir())
+             if (p / "game.yaml").is_file() and p.name != "cwnb-expansion"]
+    packs += [(f"fixtures-{p.name}", p, None) for p in sorted((ROOT / "tests" / "fixtures")
+                                                              .iterdir())
+              if (p / "game.yaml").is_file()]
+    fixtures = ROOT / "tests" / "fixtures"
+    return [*packs, ("starter", starter, None),
+            ("cwnb+expansion", ROOT / "cards" / "cwnb", ROOT / "cards" / "cwnb-expansion"),
+            ("emberfall+ashes", fixtures / "emberfall", fixtures / "emberfall-ashes")]
+
+
 def record() -> None:
-    """Run ``pnp validate`` and ``pnp build`` over every pack in this process (one job, no
-    cache), hooking the CEL wrapper's evaluation to keep each (expression, activation,
-    answer); cel-python's answer is the reference."""
-    raise SystemExit("record: see docs/cel.md (the corpus was recorded on main a10a849)")
+    """Run ``pnp validate`` and ``pnp build`` over every pack (each in its own process, one
+    job, no cache), hooking generator.cel's one evaluation to keep each expression and
+    activation, then answer each with cel-python (unpatched), the reference."""
+    records: dict[str, dict[str, Any]] = {}
+    with tempfile.TemporaryDirectory() as scratch:
+        starter = Path(scratch) / "starter"
+        subprocess.run([sys.executable, "-m", "generator", "new", str(starter)], check=True,
+                       capture_output=True)
+        for name, pack, expansion in _packs(starter):
+            extra = ["--with", str(expansion)] if expansion else []
+            out = Path(scratch) / f"{name}.json"
+            words = [["validate", str(pack), *extra],
+                     ["build", str(pack), *extra, "--out", str(Path(scratch) / name)]]
+            env = {**os.environ, "PNP_JOBS": "1", "PNP_CACHE_DIR": ""}
+            subprocess.run([sys.executable, __file__, "--record-one", str(out),
+                            json.dumps(words)], check=True, env=env, cwd=ROOT)
+            for item in json.loads(out.read_text(encoding="utf-8")):
+                records.setdefault(json.dumps(item, sort_keys=True), item)
+    reference = ADAPTERS["cel-python"]()
+    corpus = []
+    for item in records.values():
+        try:
+            value = reference(item["cel"], sorted(item["activation"]))(item["activation"])
+            result: dict[str, Any] = {"value": value}
+        except Exception as exc:
+            result = {"error": str(exc)[:200]}
+        corpus.append({**item, "result": result})
+    with gzip.open(CORPUS, "wt", encoding="utf-8") as handle:
+        json.dump(corpus, handle)
+    print(f"recorded {len(corpus)} distinct evaluations into {CORPUS}")
+
+
+def record_one(out: str, words: str) -> None:
+    """In this process: run each command with generator.cel's evaluation hooked."""
+    from generator import cel
+    from generator.cli import main
+
+    seen: list[dict[str, Any]] = []
+    evaluate = cel.Expression.evaluate
+
+    def hooked(self: cel.Expression, activation: Mapping[str, Any]) -> Any:
+        seen.append({"cel": self.text,
+                     "activation": {k: cel.plain(v) for k, v in activation.items()}})
+        return evaluate(self, activation)
+
+    cel.Expression.evaluate = hooked  # type: ignore[method-assign]
+    for command in json.loads(words):
+        with contextlib.suppress(SystemExit):
+            main(command)
+    Path(out).write_text(json.dumps(seen), encoding="utf-8")
 
 
 if __name__ == "__main__":
-    os.environ.setdefault("PYTHONHASHSEED", "0")
-    with tempfile.TemporaryDirectory():
+    if sys.argv[1:2] == ["--record-one"]:
+        sys.path.insert(0, str(ROOT))
+        record_one(sys.argv[2], sys.argv[3])
+    else:
         main()
