@@ -47,10 +47,6 @@ ITERATION_BUDGET = 10_000
 KNOWN_FUNCTIONS = ("all", "bool", "bytes", "contains", "double", "dyn", "duration",
                    "endsWith", "exists", "exists_one", "filter", "has", "int", "map", "matches",
                    "size", "startsWith", "string", "sum", "timestamp", "type", "uint")
-#: words CEL reserves: they cannot be a bare name (a field so named is read as self.NAME)
-RESERVED = frozenset({"as", "break", "const", "continue", "else", "for", "function", "if",
-                      "import", "let", "loop", "package", "namespace", "return", "var", "void",
-                      "while", "in", "true", "false", "null"})
 
 
 class CelProblem(Exception):
@@ -230,9 +226,15 @@ def _compile_cached(text: str) -> Expression:
     except RuntimeError as exc:
         column, detail = _first_error(exc)
         reserved = re.fullmatch(r"reserved identifier: (\w+)", detail)
+        syntax_word = re.fullmatch(r"(?:unexpected|cannot read) '\.?(in|true|false|null)'",
+                                   detail)
         if reserved:
             detail += (f" (CEL reserves the word '{reserved.group(1)}': a field so named is "
                        f"read as self.{reserved.group(1)})")
+        elif syntax_word:
+            word = syntax_word.group(1)
+            detail += (f" ('{word}' is a word of CEL's syntax: a field so named is read as "
+                       f"self['{word}'])")
         where = f" at character {column}" if column else ""
         raise CelProblem("rule-syntax", f"CEL syntax error{where}: {detail}") from None
     return Expression(text, program)

@@ -73,6 +73,11 @@ def test_a_reserved_word_is_refused_in_cels_terms() -> None:
     assert "self.if" in refused.value.message
     assert "invalid syntax" not in refused.value.message
     assert plain_truthy("self.if == 'x'")({"self": {"if": "x"}})
+    # in, true, false and null are CEL's syntax: even self.in is not read; self['in'] is
+    with pytest.raises(CelProblem) as refused:
+        compile_expression("in == 'x'")
+    assert "self['in']" in refused.value.message
+    assert plain_truthy("self['in'] == 'x'")({"self": {"in": "x"}})
 
 
 def test_a_syntax_error_gives_its_column_in_plain_words() -> None:
