@@ -20,7 +20,7 @@ For each one this prints, in whole processes where start-up matters:
    and a duplicate check (every id once), each in its own process with a time limit.
 
 The corpus is re-recorded with ``--record`` (``pnp validate`` and ``pnp build`` of every pack,
-each with generator.cel's evaluation hooked, answered by cel-python: :func:`record`). The
+each with generator.rules.cel's evaluation hooked, answered by cel-python: :func:`record`). The
 stored one was recorded on main a10a849, when pnp still evaluated with cel-python (patched,
 beside its own subset evaluator): its answers are the ones users got.
 
@@ -307,7 +307,7 @@ def _packs(starter: Path) -> list[tuple[str, Path, Path | None]]:
 
 def record() -> None:
     """Run ``pnp validate`` and ``pnp build`` over every pack (each in its own process, one
-    job, no cache), hooking generator.cel's one evaluation to keep each expression and
+    job, no cache), hooking generator.rules.cel's one evaluation to keep each expression and
     activation, then answer each with cel-python (unpatched), the reference."""
     records: dict[str, dict[str, Any]] = {}
     with tempfile.TemporaryDirectory() as scratch:
@@ -339,9 +339,9 @@ def record() -> None:
 
 
 def record_one(out: str, words: str) -> None:
-    """In this process: run each command with generator.cel's evaluation hooked."""
-    from generator import cel
-    from generator.cli import main
+    """In this process: run each command with generator.rules.cel's evaluation hooked."""
+    from generator.cli.main import main
+    from generator.rules import cel
 
     seen: list[dict[str, Any]] = []
     evaluate = cel.Expression.evaluate

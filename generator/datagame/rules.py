@@ -21,7 +21,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.cel import (
+from generator.celtree import Reads, compared_literals, estimate_cost
+from generator.core.findings import Finding, Severity, did_you_mean, error, warning
+from generator.core.location import Location
+from generator.datagame.cards import IMPLIED_FIELDS, DataCard
+from generator.load.yamldoc import YamlDocument
+from generator.rules.cel import (
     MAX_COST,
     CelProblem,
     Expression,
@@ -35,13 +40,6 @@ from generator.cel import (
     type_clash,
     unknown_functions,
 )
-from generator.celtree import Reads, compared_literals, estimate_cost
-from generator.findings import Finding, Severity, error, warning
-from generator.location import Location
-from generator.schemacheck import did_you_mean
-from generator.yamldoc import YamlDocument
-
-from .cards import IMPLIED_FIELDS, DataCard
 
 MAX_NAMED = 8  # cards named in one finding; the rest are counted
 

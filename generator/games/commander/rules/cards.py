@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from generator.findings import Finding
+from generator.core.findings import Finding
 from generator.games.commander import notation
 from generator.games.commander.model import (
     ARMED,
@@ -27,7 +27,7 @@ from generator.games.commander.model import (
     Tactical,
 )
 from generator.games.commander.rules.registry import Check, E, W, check
-from generator.model import CardSet
+from generator.model.cards import CardSet
 
 WRONG_SCRIPT = check("commander-wrong-script", "card", E, "L56, L86, L227, L231, L241",
                      "letter codes are Cyrillic (ЛК СК ТК, Н В Э, А В С, Д С М); the die is "

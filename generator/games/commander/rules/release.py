@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from generator.findings import Finding
+from generator.core.findings import Finding
 from generator.games.commander.model import CommanderCard
 from generator.games.commander.rules.registry import E, W, check
-from generator.model import CardSet, Pack
+from generator.model.cards import CardSet, Pack
 
 SERIAL_DUPLICATE = check("commander-serial-duplicate", "release", E, "L319",
                          "each card of a release has a number of its own")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import pairwise
 
-from generator.findings import Finding
+from generator.core.findings import Finding
 from generator.games.cwnb.model import AEGIS, CRIPPLE_MIN_HITS, Action, Ship
 from generator.games.cwnb.playrules import (
     ACTION_FIELDS,
@@ -17,7 +17,7 @@ from generator.games.cwnb.playrules import (
     MAX_AIR_STRIKE,
 )
 from generator.games.cwnb.rules.registry import E, W, check
-from generator.model import CARD_SIZES_MM, CardSet, CardSize
+from generator.model.cards import CARD_SIZES_MM, CardSet, CardSize
 
 ANCHOR = "anchor"
 #: Hull types whose definition says they carry guided missiles (Definitions: CG, CGN, DDG, FFG,

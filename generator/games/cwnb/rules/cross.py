@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from generator.findings import Finding
+from generator.core.findings import Finding
+from generator.core.location import Location
 from generator.games.cwnb.model import Action
 from generator.games.cwnb.playrules import (
     ACTION_CATEGORY,
@@ -31,8 +32,7 @@ from generator.games.cwnb.playrules import (
 )
 from generator.games.cwnb.rules.deck import Deck, is_deck
 from generator.games.cwnb.rules.registry import E, W, check
-from generator.location import Location
-from generator.model import CardSet
+from generator.model.cards import CardSet
 
 PLATFORM_NO_CARD = check("cwnb-platform-no-card", "cross", W, "7.11, 7.12, 7.13, 12.8",
                          "every weapon platform has attack cards it can fire")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator
 
-from generator.findings import Finding
+from generator.core.findings import Finding
 from generator.games.gwas.model import Airship, Mtb, Ship, Submarine, name_key
 from generator.games.gwas.rules.options import ALLOW_SPEED_1_PLUS, Options, options_of
 from generator.games.gwas.rules.registry import E, W, check
@@ -22,7 +22,7 @@ from generator.games.gwas.tables import (
     SPEEDS,
     SUBMARINE_HULL_TORPEDOES,
 )
-from generator.model import CardSet
+from generator.model.cards import CardSet
 
 CLASS_UNKNOWN = check("gwas-class-unknown", "card", E, "003:228",
                       "a combat ship's class code is one of the class table")

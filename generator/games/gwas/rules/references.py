@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
-from generator.findings import Finding
+from generator.core.findings import Finding
+from generator.core.location import Location
 from generator.games.gwas.model import Reference
 from generator.games.gwas.printed import (
     knows_locale,
@@ -23,9 +24,8 @@ from generator.games.gwas.printed import (
 )
 from generator.games.gwas.rules.registry import E, W, check
 from generator.games.gwas.tables import PROCEDURES, Modifier, Procedure
-from generator.location import Location
-from generator.model import CardSet
-from generator.translations import printed_texts
+from generator.i18n.translations import printed_texts
+from generator.model.cards import CardSet
 
 REFERENCE = check("gwas-reference-missing", "set", W,
                   "003:228, 003:270, 003:284, 003:329, 004:21, 004:127",
