@@ -47,6 +47,27 @@ MAX_SVG_DEPTH: Final = 200
 #: ``art-unreadable``: copies of shapes an SVG draws through ``<use>`` (a reference to a group of
 #: references is the "billion laughs" of drawings; svglib stops at 10,000 after seconds)
 MAX_SVG_USE_COPIES: Final = 1_000
+#: ``art-unreadable``: characters of path data (``d``, ``points``) an SVG draws, copies through
+#: ``<use>`` counted (svglib and ReportLab spend about 0.7 s of CPU per million; a traced
+#: illustration holds a few hundred thousand)
+MAX_SVG_PATH_CHARS: Final = 1_000_000
+#: ``art-unreadable``: colour stops an SVG's gradient fills may paint, bounded as fills times
+#: the stops of its largest gradient (1,000 fills of a 1,000-stop gradient took 30 s and 1 GiB
+#: to draw; a real drawing paints a few hundred)
+MAX_SVG_GRADIENT_PAINT: Final = 5_000
+#: ``art-unreadable``: SVG files reached through references from one drawing (a drawing that
+#: uses a shape of another file of the pack, which uses one of a third...)
+MAX_SVG_FILE_DEPTH: Final = 4
+#: ``art-too-large``: pixels of one raster picture (a card at 600 dpi is 3 megapixels; decoding
+#: a 40-megapixel WebP took 640 MiB, and printing a 40-megapixel PNG 1.7 s and 500 MiB)
+MAX_PIXELS: Final = 25_000_000
+#: ``art-pixel-budget``: pixels of all the raster pictures of a card set together (art files
+#: and pictures embedded in SVG art): each is decoded to be checked and again to be printed.
+#: The floor, plus so many pixels per byte of picture data: real art is large on disk too
+#: (a photograph is 3-10 pixels per byte, a drawing 1-4); flat pictures of 40 megapixels in
+#: 2 KB are 20,000
+PACK_PIXELS_FLOOR: Final = 64_000_000
+PACK_PIXELS_PER_BYTE: Final = 8
 #: ``file-too-large``: bytes an XLSX workbook unpacks to (its XML), and its parts (a workbook
 #: is a dozen parts and two per sheet)
 MAX_XLSX_EXPANDED: Final = 64 * MiB
