@@ -72,6 +72,13 @@ PACK_PIXELS_PER_BYTE: Final = 8
 #: is a dozen parts and two per sheet)
 MAX_XLSX_EXPANDED: Final = 64 * MiB
 MAX_XLSX_PARTS: Final = 1_000
+#: ``xlsx-token-too-long``: bytes of one token (a tag with its attributes, a comment, a CDATA
+#: section) of a workbook's XML: expat's work grows with the square of the longest (a 4 MB
+#: comment cost 0.12 s, a 24 MB one minutes); a cell's text is at most 32,767 characters
+MAX_XLSX_TOKEN: Final = 256 * 1024
+#: ``table-too-large``: entries (elements) of a workbook's style sheet; a real one has a few
+#: hundred, and openpyxl reads every one before the first row
+MAX_XLSX_STYLE_ENTRIES: Final = 20_000
 
 #: ``file-too-large``: bytes of each kind of file a pack holds
 FILE_BYTES: Final[dict[str, int]] = {
