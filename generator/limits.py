@@ -80,6 +80,11 @@ MAX_XLSX_TOKEN: Final = 256 * 1024
 #: hundred, and openpyxl reads every one before the first row
 MAX_XLSX_STYLE_ENTRIES: Final = 20_000
 
+#: similarity comparisons ``pnp i18n update`` makes to find fuzzy matches (about 7 microseconds
+#: each; new texts times old translated ones, so 100,000 obsolete entries took minutes); past
+#: it, new messages are added untranslated, as ``msgmerge --no-fuzzy-matching`` adds them
+MAX_FUZZY_COMPARISONS: Final = 300_000
+
 #: ``file-too-large``: bytes of each kind of file a pack holds
 FILE_BYTES: Final[dict[str, int]] = {
     "manifest": 1 * MiB,      # game.yaml (a data game keeps schemas and rules there)

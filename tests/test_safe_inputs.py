@@ -38,8 +38,8 @@ def _replace_part(path: Path, name: str, edit) -> None:
             target.writestr(part, data)
 
 
-def _findings(pack: Path) -> list[dict]:
-    result = run_limited("validate", str(pack), "--format", "json", timeout=120)
+def _findings(pack: Path, *extra: str) -> list[dict]:
+    result = run_limited("validate", str(pack), "--format", "json", *extra, timeout=120)
     assert_clean_exit(result, 1)
     return json.loads(result.stdout)["findings"]
 
@@ -87,3 +87,88 @@ def test_malformed_workbook_xml_is_a_finding_not_an_internal_error(rockpool, par
     _replace_part(book, part, edit)
     [found] = [f for f in _findings(rockpool) if f["code"] == "bad-spreadsheet"]
     assert found["file"].endswith("more.xlsx")
+
+
+# --- PO catalogs: read in their declared charset, checked against their bytes -----------------
+
+def _german(pack: Path, declared: str, encoding: str = "latin-1") -> Path:
+    po = pack / "locales" / "de.po"
+    text = po.read_text(encoding="utf-8").replace("charset=UTF-8", f"charset={declared}")
+    po.write_bytes(text.encode(encoding, "replace"))
+    return po
+
+
+def _run(*args: str):
+    result = run_limited(*args, timeout=120)
+    assert "internal error" not in result.stderr and "Traceback" not in result.stderr, \
+        result.stderr
+    return result
+
+
+def test_a_latin1_catalog_declared_as_another_charset_is_refused_not_printed(rockpool,
+                                                                            tmp_path):
+    """Read as ISO-8859-5 the German letters come out Cyrillic: it printed that with exit 0,
+    and i18n update saved the garbled text as UTF-8."""
+    po = _german(rockpool, "ISO-8859-5")
+    before = po.read_bytes()
+    [found] = [f for f in _findings(rockpool, "--locale", "de")
+               if f["code"] == "po-charset-mismatch"]
+    assert found["file"].endswith("de.po") and found["line"] > 1
+    assert "no de text uses" in found["message"]
+    result = _run("build", str(rockpool), "--locale", "de", "--out", str(tmp_path / "out"))
+    assert result.returncode == 1 and not (tmp_path / "out").exists()
+    result = _run("i18n", "update", str(rockpool), "--locale", "de")
+    assert result.returncode == 1 and po.read_bytes() == before  # never rewritten
+
+
+def test_a_latin1_catalog_that_says_so_is_read(rockpool, tmp_path):
+    _german(rockpool, "ISO-8859-1")
+    assert [f for f in _findings_any(rockpool) if f["code"].startswith("po-")] == []
+
+
+def _findings_any(pack: Path) -> list[dict]:
+    result = _run("validate", str(pack), "--format", "json", "--locale", "de")
+    return json.loads(result.stdout)["findings"]
+
+
+@pytest.mark.parametrize("declared", ["base64", "rot13", "UTF-7", "UTF-16", "BOGUS", "zlib"])
+def test_a_charset_that_is_no_text_encoding_is_a_finding(rockpool, declared):
+    _german(rockpool, declared, "utf-8")
+    for command in (["validate", str(rockpool), "--locale", "de"],
+                    ["i18n", "status", str(rockpool)],
+                    ["i18n", "update", str(rockpool), "--locale", "de"]):
+        result = _run(*command)
+        assert result.returncode == 1, (command, result.stderr)
+        assert "error[po-charset]" in result.stdout + result.stderr
+
+
+def test_a_message_written_twice_is_a_finding_not_a_silent_winner(rockpool):
+    po = rockpool / "locales" / "de.po"
+    text = po.read_text(encoding="utf-8")
+    po.write_text(text + '\nmsgctxt "acorn-barnacle.name"\nmsgid "Acorn Barnacle"\n'
+                  'msgstr "Falsche Seepocke"\n', encoding="utf-8")
+    line = text.count("\n") + 2
+    [found] = [f for f in _findings(rockpool, "--locale", "de") if f["code"] == "po-duplicate"]
+    assert (found["file"].endswith("de.po"), found["line"]) == (True, line)
+    result = _run("i18n", "status", str(rockpool))
+    assert result.returncode == 1 and "100.9" not in result.stdout and "-1 missing" not in \
+        result.stdout
+
+
+def test_fuzzy_matching_over_a_hundred_thousand_obsolete_entries_is_bounded(monkeypatch):
+    """Every new text was compared with every old translation: 100,000 obsolete entries made
+    i18n update take minutes. The work is counted, not timed."""
+    import polib
+
+    from generator import limits, pomerge
+
+    calls = []
+    real = pomerge.similarity
+    monkeypatch.setattr(pomerge, "similarity", lambda a, b: calls.append(1) or real(a, b))
+    old = [polib.POEntry(msgid=f"The ship number {i} fires twice", msgstr=f"Schiff {i}",
+                         obsolete=True) for i in range(100_000)]
+    new = [polib.POEntry(msgid=f"The boat number {i} fires once", msgstr="")
+           for i in range(50)]
+    merged = pomerge.merge_entries(old, new)
+    assert len(calls) <= limits.MAX_FUZZY_COMPARISONS
+    assert "fuzzy" in merged[0].flags  # the first new texts were still matched
