@@ -9,11 +9,13 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator import schemacheck
 from generator.findings import Finding, error
+from generator.limits import MAX_PACK_ENTRIES
 from generator.location import Location
 from generator.model import Card, CardSet
 from generator.packfiles import PackFolder, load_user_yaml
@@ -93,6 +95,38 @@ def deck_counts(deck: Deck) -> dict[str, int]:
     for entry in deck.entries:
         counts[entry.card.id] = counts.get(entry.card.id, 0) + entry.count
     return counts
+
+
+#: deck files a pack folder holds (``decks/*.yaml``), as ``--deck`` reads them
+DECK_FOLDER = "decks"
+_DECK_SUFFIXES = (".yaml", ".yml")
+
+
+def pack_deck_findings(root: Path, card_set: CardSet, game: Game) -> list[Finding]:
+    """Every deck file of a pack folder, checked as ``--deck`` would check it: read under the
+    pack file policy, its YAML and the game's deck schema, its cards, the game's deck rules. A
+    broken or unreadable deck passed validate and build before; a player met it only when
+    naming it. A game without deck rules checks the generic deck schema."""
+    folder = PackFolder(root)
+    try:
+        names = sorted(entry.name for entry in islice(os.scandir(root / DECK_FOLDER),
+                                                      MAX_PACK_ENTRIES)
+                       if entry.name.lower().endswith(_DECK_SUFFIXES)
+                       and not entry.name.startswith("."))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    except OSError as exc:
+        return [error("unreadable", f"the decks folder cannot be read: {exc.strerror or exc}",
+                      Location(str(root / DECK_FOLDER)))]
+    schema = (game.schema_package, game.deck_schema) if game.deck_schema else None
+    findings: list[Finding] = []
+    for name in names:
+        path = root / DECK_FOLDER / name
+        deck, found = load_deck(path, folder.file_at(path).display, card_set, schema, folder)
+        findings += found
+        if deck is not None:
+            findings += game.check_deck(deck, card_set)
+    return findings
 
 
 def load_checked_deck(given: Path, pack: Path, card_set: CardSet, game: Game,

@@ -9,6 +9,8 @@ from pathlib import Path
 from msgspec import Struct, field
 
 from generator import crosspack
+from generator.basepack import missing_kinds
+from generator.deck import pack_deck_findings
 from generator.findings import Finding, error, warning
 from generator.games.base import Game
 from generator.gcpause import collector_paused
@@ -111,4 +113,7 @@ def _validate(base: Path, expansions: tuple[Path, ...],
     own = game.check(card_set)
     result.findings.extend(crosspack.without_refined(generic, own))
     result.findings.extend(own)
+    result.findings.extend(missing_kinds(card_set, game))
+    for pack in card_set.packs:  # decks/*.yaml, as --deck reads them (issue 24)
+        result.findings.extend(pack_deck_findings(pack.root, card_set, game))
     return result

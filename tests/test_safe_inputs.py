@@ -172,3 +172,43 @@ def test_fuzzy_matching_over_a_hundred_thousand_obsolete_entries_is_bounded(monk
     merged = pomerge.merge_entries(old, new)
     assert len(calls) <= limits.MAX_FUZZY_COMPARISONS
     assert "fuzzy" in merged[0].flags  # the first new texts were still matched
+
+
+# --- decks and a built-in game's base pack --------------------------------------------------
+
+@pytest.mark.parametrize(("text", "code", "line"), [
+    ("cards: [\n  {card: nope\n", "yaml-syntax", 3),
+    ("name: x\ncards:\n  - {card: no-such-card, count: 2}\n", "deck-unknown-card", 3),
+    ("- just a list\n", "not-a-mapping", 1),
+])
+def test_a_broken_deck_file_is_a_finding_at_validate_and_build(rockpool, tmp_path, text, code,
+                                                               line):
+    (rockpool / "decks" / "side.yaml").write_text(text, encoding="utf-8")
+    [found] = [f for f in _findings(rockpool) if f["code"] == code]
+    assert (Path(found["file"]).name, found["line"]) == ("side.yaml", line)
+    result = _run("build", str(rockpool), "--out", str(tmp_path / "out"), "-q")
+    assert result.returncode == 1 and f"side.yaml:{line}" in result.stdout + result.stderr
+
+
+def test_an_unreadable_deck_file_is_a_finding(rockpool, monkeypatch):
+    from generator import packfiles
+    from generator.validate import validate
+
+    real = packfiles.os.open
+
+    def refuse(path, *args, **kwargs):
+        if str(path).endswith("first-game.yaml"):
+            raise PermissionError(13, "Permission denied")
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(packfiles.os, "open", refuse)
+    found = [f for f in validate(rockpool).findings if f.code == "unreadable"]
+    assert [Path(f.location.file).name for f in found] == ["first-game.yaml"]
+
+
+def test_a_builtin_games_base_pack_without_one_of_its_card_files_is_a_finding(tmp_path):
+    pack = Path(shutil.copytree(ROOT / "cards" / "cwnb", tmp_path / "cwnb"))
+    (pack / "player_orders.yaml").unlink()
+    [found] = [f for f in _findings(pack) if f["code"] == "missing-card-kind"]
+    assert (Path(found["file"]).name, found["line"]) == ("game.yaml", 2)
+    assert "no player_order card" in found["message"]
