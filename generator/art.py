@@ -27,6 +27,7 @@ from generator.limits import (
 )
 from generator.packfiles import named_file_refusal, read_named_file
 from generator.svgrefs import classify, pack_folder
+from generator.terminal import quiet_library_logs
 
 RASTER_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".webp"})
 VECTOR_SUFFIXES = frozenset({".svg"})
@@ -175,6 +176,7 @@ def _open_picture(data: bytes, key: Path, shown: str, formats: tuple[str, ...]
     names = ", ".join(formats[:-1]) + " or " + formats[-1]
     try:
         with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # Pillow's remarks on odd files: not for stderr
             warnings.simplefilter("error", PILImage.DecompressionBombWarning)
             with PILImage.open(io.BytesIO(data)) as image:
                 width, height = image.size
@@ -341,6 +343,7 @@ def svg_drawing(path: Path, color: str | None = None, recolor: Recolor = ()):
     ``recolor`` replaced; raises ArtProblem when svglib cannot read it."""
     from svglib.svglib import SvgRenderer, load_svg_file
 
+    quiet_library_logs()  # svglib logs what it skips; validation has said what matters
     art_info(path)  # the checks validate made, references first: one decision for both
     text = read_art(path, "image")
     if b"<!ENTITY" in text or b"<!entity" in text:

@@ -15,6 +15,7 @@ from urllib.parse import quote
 from msgspec import Struct
 
 from generator.location import Location
+from generator.terminal import printable
 
 
 class Severity(StrEnum):
@@ -37,7 +38,9 @@ class Finding(Struct, frozen=True, gc=False):
         if self.locale:
             extra.append(f"locale {self.locale}")
         suffix = f" ({', '.join(extra)})" if extra else ""
-        return f"{self.location}: {self.severity}[{self.code}]: {self.message}{suffix}"
+        # a stranger's file names and texts: no control character reaches the terminal
+        return printable(f"{self.location}: {self.severity}[{self.code}]: {self.message}"
+                         f"{suffix}")
 
     def as_json(self) -> dict[str, object]:
         return {

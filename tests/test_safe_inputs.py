@@ -212,3 +212,43 @@ def test_a_builtin_games_base_pack_without_one_of_its_card_files_is_a_finding(tm
     [found] = [f for f in _findings(pack) if f["code"] == "missing-card-kind"]
     assert (Path(found["file"]).name, found["line"]) == ("game.yaml", 2)
     assert "no player_order card" in found["message"]
+
+
+# --- stderr carries pnp's own messages only -----------------------------------------------------
+
+def _stderr_lines(result) -> list[str]:
+    return [line for line in result.stderr.splitlines() if line.strip()]
+
+
+def test_library_log_lines_do_not_reach_stderr(rockpool, tmp_path):
+    """svglib logs what it cannot parse ("Unable to parse transform expression ..."), openpyxl
+    warns of a workbook without styles: pnp's own findings already say what matters."""
+    (rockpool / "art" / "creatures" / "chiton.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" width="100" height="100">'
+        '<g transform="rotate(+)"><rect width="10" height="10" stroke-dasharray="1ex"/></g>'
+        '<rect width="9" height="9" fill="nonsense-colour"/></svg>', encoding="utf-8")
+    book = _workbook(rockpool / "more.xlsx", _inline_row(1, TIDE_HEADER)
+                     + _inline_row(2, TIDE_ROW))
+    with zipfile.ZipFile(book) as source:
+        parts = {i.filename: source.read(i) for i in source.infolist()
+                 if i.filename != "xl/styles.xml"}
+    with zipfile.ZipFile(book, "w") as target:
+        for name, data in parts.items():
+            target.writestr(name, data.replace(b'<Override PartName="/xl/styles.xml" '
+                                               b'ContentType="application/vnd.openxmlformats-'
+                                               b'officedocument.spreadsheetml.styles+xml"/>',
+                                               b""))
+    result = _run("build", str(rockpool), "--out", str(tmp_path / "out"), "--locale", "en")
+    assert result.returncode == 0, result.stderr
+    assert _stderr_lines(result) == [], result.stderr
+
+
+def test_control_characters_of_the_input_reach_no_terminal(rockpool, tmp_path):
+    name = "x\x07\x1b[31m.csv"
+    (rockpool / name).write_bytes(b"id,kind\n\x01bad\x00,tide\n")
+    result = _run("build", str(rockpool), "--out", str(tmp_path / "out"), "-q")
+    assert result.returncode == 1
+    for stream in (result.stdout, result.stderr):
+        assert not [c for c in stream if ord(c) < 32 and c not in "\n\t"], stream
+    assert "x\\x07\\x1b[31m.csv:2:1: error[bad-format]" in result.stderr
+    assert "'\\x01bad\\x00'" in result.stderr

@@ -17,6 +17,7 @@ import csv
 import datetime
 import io
 import re
+import warnings
 import zipfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -502,5 +503,7 @@ def _sheet_rows(sheet: Any, written: Any | None) -> Iterable[list[object]]:
 def load_table(raw: bytes, suffix: str, file: str, schema: TableSchema
                ) -> tuple[list[YamlDocument], list[Finding]]:
     if suffix.lower() == ".xlsx":
-        return load_xlsx(raw, file, schema)
+        with warnings.catch_warnings():  # openpyxl's remarks on a workbook ("no default
+            warnings.simplefilter("ignore")  # style", unsupported extensions): not for stderr
+            return load_xlsx(raw, file, schema)
     return load_csv(raw, file, schema)
