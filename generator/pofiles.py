@@ -22,7 +22,7 @@ import polib
 
 from generator.errors import FindingsError, UsageError
 from generator.findings import Finding, error
-from generator.limits import MAX_STRING_CHARS
+from generator.limits import MAX_PO_OBSOLETE, MAX_STRING_CHARS
 from generator.location import Location
 from generator.packfiles import PackFile, PackFolder, display_path
 from generator.safewrite import write_atomic
@@ -53,7 +53,8 @@ def read_catalog(folder: PackFolder, file: PackFile,
     catalog, problem = _parse(file.display, prepare(text) if prepare else text)
     if catalog is None:
         return None, [problem] if problem else []
-    problem = _wrong_letters(file, raw, catalog) or _duplicate(file.display, catalog)
+    problem = (_wrong_letters(file, raw, catalog) or _duplicate(file.display, catalog)
+               or _too_many_obsolete(file.display, catalog))
     if problem is not None:
         return None, [problem]
     for entry in list(catalog):
@@ -199,6 +200,17 @@ def _duplicate(display: str, catalog: polib.POFile) -> Finding | None:
                          Location(display, entry.linenum or 1, 1))
         seen[key] = entry.linenum or 1
     return None
+
+
+def _too_many_obsolete(display: str, catalog: polib.POFile) -> Finding | None:
+    """Obsolete entries (``#~``) are carried along by every ``i18n update``, which formats and
+    writes each again: 100,000 of them made an update take seconds for nothing."""
+    obsolete = [entry for entry in catalog if entry.obsolete]
+    if len(obsolete) <= MAX_PO_OBSOLETE:
+        return None
+    return error("po-too-large", f"this catalog keeps {len(obsolete):,} obsolete entries (#~); "
+                 f"the limit is {MAX_PO_OBSOLETE:,}: delete the old ones (msgattrib "
+                 "--no-obsolete)", Location(display, obsolete[MAX_PO_OBSOLETE].linenum or 1, 1))
 
 
 def _scan(display: str, text: str) -> Finding | None:
