@@ -11,6 +11,7 @@ file, so a designer reads "art/dragon.png: no such file" next to the card that w
 from __future__ import annotations
 
 import io
+import os
 import warnings
 from collections.abc import Sequence
 from functools import cache
@@ -157,22 +158,69 @@ def art_info(path: Path, kind: str = "image") -> ArtInfo:
     data = read_art(path, kind)
     if suffix in VECTOR_SUFFIXES:
         return _svg_info(path, data)
-    width, height = _open_picture(data, path, f"'{path.name}'", ("PNG", "JPEG", "WEBP"))
+    refusal = _over_budget(pack_folder(path)).get(path.resolve())
+    if refusal is not None:
+        raise ArtProblem("art-pixel-budget", refusal)
+    width, height = _open_picture(data, path, f"'{path.name}'", ("PNG", "JPEG", "WEBP"),
+                                  counted=True)
     return ArtInfo(path, float(width), float(height), vector=False)
 
 
 @cache
-def _pixels_spent() -> dict[Path, tuple[int, int]]:
-    """Pixels and bytes of each raster picture this process has checked (a file once however
-    many cards show it); a ``functools`` cache so that ``pnp watch`` starts again with the
-    other caches."""
+def _over_budget(root: Path) -> dict[Path, str]:
+    """The picture files of a pack folder beyond its pixel budget, with why: their headers
+    (sizes only, nothing decoded) in name order, so that every process of a run (validate's,
+    the layout's forked half, a build's) refuses the same files. A picture is decoded to be
+    checked and again to be printed: small files of many megapixels each (WebP, flat PNG)
+    would add up to minutes and gigabytes. The budget grows with the bytes of the pictures
+    (:data:`PACK_PIXELS_PER_BYTE`, above :data:`PACK_PIXELS_FLOOR`): a large pack of real art
+    is large on disk too, a few kilobytes that unpack to hundreds of megapixels are not."""
+    from generator.packfiles import PackFolder
+
+    pixels = size = 0
+    refused: dict[Path, str] = {}
+    for file in PackFolder(root).files().files:
+        if file.suffix not in RASTER_SUFFIXES:
+            continue
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                with PILImage.open(file.path) as image:  # the header only
+                    width, height = image.size
+            length = os.stat(file.path).st_size
+        except Exception:  # damaged, or not a picture: art_info says so where it is used
+            continue
+        if pixels + width * height > _allowed(size + length):
+            refused[file.path.resolve()] = _budget_message(
+                f"'{file.path.name}'", pixels + width * height, size + length)
+            continue
+        pixels, size = pixels + width * height, size + length
+    return refused
+
+
+def _allowed(size: int) -> int:
+    return PACK_PIXELS_FLOOR + PACK_PIXELS_PER_BYTE * size
+
+
+def _budget_message(shown: str, pixels: int, size: int) -> str:
+    return (f"{shown} brings the pictures of the pack to {pixels / 1e6:,.0f} megapixels in "
+            f"{_mib(size)}; the limit is {PACK_PIXELS_FLOOR // 1_000_000} megapixels and "
+            f"{PACK_PIXELS_PER_BYTE} per byte of picture data (make the large pictures "
+            "smaller)")
+
+
+@cache
+def _pixels_spent() -> dict[object, tuple[int, int]]:
+    """Pixels and bytes of the pictures embedded in each SVG this process has checked; a
+    ``functools`` cache so that ``pnp watch`` starts again with the other caches."""
     return {}
 
 
-def _open_picture(data: bytes, key: Path, shown: str, formats: tuple[str, ...]
-                  ) -> tuple[int, int]:
+def _open_picture(data: bytes, key: object, shown: str, formats: tuple[str, ...],
+                  counted: bool = False) -> tuple[int, int]:
     """A picture's size, after checking that it is one of ``formats``, within the pixel limits
-    (its own and the pack's) and whole; raises ArtProblem naming it as ``shown``."""
+    (its own, and for a picture embedded in an SVG the pack's: ``counted`` says a file's were
+    counted by :func:`_over_budget`) and whole; raises ArtProblem naming it as ``shown``."""
     names = ", ".join(formats[:-1]) + " or " + formats[-1]
     try:
         with warnings.catch_warnings():
@@ -186,34 +234,32 @@ def _open_picture(data: bytes, key: Path, shown: str, formats: tuple[str, ...]
                 if width * height > MAX_PIXELS:
                     raise ArtProblem("art-too-large", f"{shown} is {width} x {height} px; the "
                                      f"limit is {MAX_PIXELS // 1_000_000} megapixels")
-                _spend_pixels(key, width * height, len(data), shown)
+                if not counted:
+                    _spend_pixels(key, width * height, len(data), shown)
                 _check_raster(image, shown)
     except (PILImage.DecompressionBombError, PILImage.DecompressionBombWarning):
         raise ArtProblem("art-too-large", f"{shown} declares more pixels than an image may "
                          "have (a decompression bomb?)") from None
+    except MemoryError:
+        raise ArtProblem("art-too-large", f"{shown} needs more memory to decode than pnp "
+                         "allows; make it smaller") from None
     except (OSError, ValueError, SyntaxError):
         raise ArtProblem("art-unreadable", f"{shown} cannot be read as a {names} image "
                          "(damaged or another format)") from None
     return width, height
 
 
-def _spend_pixels(key: Path, pixels: int, size: int, shown: str) -> None:
-    """Count a picture into the card set's pixel budget: each is decoded to be checked and
-    again to be printed, so small files of many megapixels each (WebP, flat PNG) would add up
-    to minutes and gigabytes. The budget grows with the bytes of the pictures
-    (:data:`PACK_PIXELS_PER_BYTE`, above :data:`PACK_PIXELS_FLOOR`): a large pack of real art
-    is large on disk too, a few kilobytes that unpack to hundreds of megapixels are not."""
+def _spend_pixels(key: object, pixels: int, size: int, shown: str) -> None:
+    """Count a picture embedded in an SVG (``key``: the SVG and the picture's bytes) into this
+    process's budget for embedded pictures (the same budget as the pack's files,
+    :func:`_over_budget`)."""
     spent = _pixels_spent()
     if key in spent:
         return
     total = sum(p for p, _ in spent.values()) + pixels
     size_total = sum(b for _, b in spent.values()) + size
-    if total > PACK_PIXELS_FLOOR + PACK_PIXELS_PER_BYTE * size_total:
-        raise ArtProblem("art-pixel-budget", f"{shown} brings the pictures of the pack to "
-                         f"{total / 1e6:,.0f} megapixels in {_mib(size_total)}; the limit is "
-                         f"{PACK_PIXELS_FLOOR // 1_000_000} megapixels and "
-                         f"{PACK_PIXELS_PER_BYTE} per byte of picture data (make the large "
-                         "pictures smaller)")
+    if total > _allowed(size_total):
+        raise ArtProblem("art-pixel-budget", _budget_message(shown, total, size_total))
     spent[key] = (pixels, size)
 
 
@@ -297,7 +343,7 @@ def _follow(path: Path, root: Path, reference) -> ArtInfo | None:
 def _embedded_picture(data: bytes, svg: Path, where: str) -> None:
     """An embedded picture is art like a file: PNG or JPEG (what svglib decodes), within the
     pixel limits, whole."""
-    _open_picture(data, svg, f"{where}its embedded picture", ("PNG", "JPEG"))
+    _open_picture(data, (svg, hash(data)), f"{where}its embedded picture", ("PNG", "JPEG"))
 
 
 def _check_raster(image: PILImage.Image, shown: str) -> None:

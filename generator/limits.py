@@ -58,9 +58,10 @@ MAX_SVG_GRADIENT_PAINT: Final = 5_000
 #: ``art-unreadable``: SVG files reached through references from one drawing (a drawing that
 #: uses a shape of another file of the pack, which uses one of a third...)
 MAX_SVG_FILE_DEPTH: Final = 4
-#: ``art-too-large``: pixels of one raster picture (a card at 600 dpi is 3 megapixels; decoding
-#: a 40-megapixel WebP took 640 MiB, and printing a 40-megapixel PNG 1.7 s and 500 MiB)
-MAX_PIXELS: Final = 25_000_000
+#: ``art-too-large``: pixels of one raster picture (a card at 600 dpi is 3 megapixels, at 1200
+#: dpi 12; decoding a 40-megapixel WebP took 640 MiB, and a 25-megapixel one failed within the
+#: 1 GiB budget; printing a 40-megapixel PNG took 1.7 s and 500 MiB)
+MAX_PIXELS: Final = 16_000_000
 #: ``art-pixel-budget``: pixels of all the raster pictures of a card set together (art files
 #: and pictures embedded in SVG art): each is decoded to be checked and again to be printed.
 #: The floor, plus so many pixels per byte of picture data: real art is large on disk too
