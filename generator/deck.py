@@ -152,4 +152,15 @@ def load_checked_deck(given: Path, pack: Path, card_set: CardSet, game: Game,
                                PackFolder(pack) if in_pack else None)
     if deck is not None:
         findings += game.check_deck(deck, card_set)
+    if _pack_deck(path, pack):  # validate has reported them (pack_deck_findings): once
+        findings = []
     return deck, findings
+
+
+def _pack_deck(path: Path, pack: Path) -> bool:
+    """Is ``path`` one of the deck files :func:`pack_deck_findings` checks?"""
+    try:
+        return (path.suffix.lower() in _DECK_SUFFIXES and not path.name.startswith(".")
+                and path.resolve().parent == (pack / DECK_FOLDER).resolve())
+    except OSError:
+        return False

@@ -461,6 +461,11 @@ CARD_MISTAKES = [
     ("error", "deck-size", "decks/bad.yaml", 2, 1, None),
     ("error", "deck-max-copies", "decks/bad.yaml", 5, 5, "ember-drake"),
     ("error", "deck-unknown-card", "decks/bad.yaml", 4, 12, "vron"),
+    # every deck of the pack is checked (issue 24): the starter deck names two cards refused
+    # above (blizzard's cost, lava-golem's power), and is short by them
+    ("error", "deck-size", "decks/starter.yaml", 3, 1, None),
+    ("error", "deck-unknown-card", "decks/starter.yaml", 7, 12, "lava-golem"),
+    ("error", "deck-unknown-card", "decks/starter.yaml", 17, 12, "blizzard"),
 ]
 
 GAME_MISTAKES = [
