@@ -57,18 +57,8 @@ def load_deck(path: Path, display: str, card_set: CardSet, schema: tuple[str, st
               folder: PackFolder | None = None) -> tuple[Deck | None, list[Finding]]:
     """Load a deck file and resolve its card ids; problems become findings. A deck found in a
     pack folder (``folder``) is read under the pack file policy, one the user named as is."""
-    if folder is not None:
-        doc, findings = folder.load_yaml(folder.file_at(path), "deck")
-    else:
-        doc, findings = load_user_yaml(path, "deck", display)
+    doc, findings = _deck_document(path, display, schema, folder)
     if doc is None:
-        return None, findings
-    if not isinstance(doc.data, Mapping):
-        return None, [error("not-a-mapping", "a deck file must be a mapping with a 'cards:' "
-                            f"list, not {schemacheck.describe_type(doc.data)}", doc.where(()))]
-    package, name = schema or GENERIC_DECK_SCHEMA
-    findings = schemacheck.check(doc, package, name)
-    if findings:
         return None, findings
     by_id = {card.id: card for card in card_set.cards}
     entries: list[DeckEntry] = []
@@ -89,6 +79,23 @@ def load_deck(path: Path, display: str, card_set: CardSet, schema: tuple[str, st
     return deck, findings
 
 
+def _deck_document(path: Path, display: str, schema: tuple[str, str] | None,
+                   folder: PackFolder | None) -> tuple[YamlDocument | None, list[Finding]]:
+    """A deck file read and checked as a file: YAML, a mapping, the deck schema."""
+    if folder is not None:
+        doc, findings = folder.load_yaml(folder.file_at(path), "deck")
+    else:
+        doc, findings = load_user_yaml(path, "deck", display)
+    if doc is None:
+        return None, findings
+    if not isinstance(doc.data, Mapping):
+        return None, [error("not-a-mapping", "a deck file must be a mapping with a 'cards:' "
+                            f"list, not {schemacheck.describe_type(doc.data)}", doc.where(()))]
+    package, name = schema or GENERIC_DECK_SCHEMA
+    findings = schemacheck.check(doc, package, name)
+    return (None, findings) if findings else (doc, [])
+
+
 def deck_counts(deck: Deck) -> dict[str, int]:
     """How many copies of each card the deck holds (a card listed twice adds up)."""
     counts: dict[str, int] = {}
@@ -102,11 +109,12 @@ DECK_FOLDER = "decks"
 _DECK_SUFFIXES = (".yaml", ".yml")
 
 
-def pack_deck_findings(root: Path, card_set: CardSet, game: Game) -> list[Finding]:
-    """Every deck file of a pack folder, checked as ``--deck`` would check it: read under the
-    pack file policy, its YAML and the game's deck schema, its cards, the game's deck rules. A
-    broken or unreadable deck passed validate and build before; a player met it only when
-    naming it. A game without deck rules checks the generic deck schema."""
+def pack_deck_findings(root: Path, game: Game) -> list[Finding]:
+    """Every deck file of a pack folder, checked as a file: read under the pack file policy, its
+    YAML and the game's deck schema (the generic one for a game without). A broken or
+    unreadable deck passed validate and build before; a player met it only when naming it with
+    ``--deck``, which also checks its cards and the deck rules (those depend on the cards a
+    run loads, and a deck short of a card the pack refused would only repeat that finding)."""
     folder = PackFolder(root)
     try:
         names = sorted(entry.name for entry in islice(os.scandir(root / DECK_FOLDER),
@@ -122,10 +130,7 @@ def pack_deck_findings(root: Path, card_set: CardSet, game: Game) -> list[Findin
     findings: list[Finding] = []
     for name in names:
         path = root / DECK_FOLDER / name
-        deck, found = load_deck(path, folder.file_at(path).display, card_set, schema, folder)
-        findings += found
-        if deck is not None:
-            findings += game.check_deck(deck, card_set)
+        findings += _deck_document(path, folder.file_at(path).display, schema, folder)[1]
     return findings
 
 
@@ -152,8 +157,8 @@ def load_checked_deck(given: Path, pack: Path, card_set: CardSet, game: Game,
                                PackFolder(pack) if in_pack else None)
     if deck is not None:
         findings += game.check_deck(deck, card_set)
-    if _pack_deck(path, pack):  # validate has reported them (pack_deck_findings): once
-        findings = []
+    if deck is None and _pack_deck(path, pack):  # the file's own problems: validate has
+        findings = []                              # reported them (pack_deck_findings)
     return deck, findings
 
 

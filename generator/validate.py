@@ -113,7 +113,8 @@ def _validate(base: Path, expansions: tuple[Path, ...],
     own = game.check(card_set)
     result.findings.extend(crosspack.without_refined(generic, own))
     result.findings.extend(own)
-    result.findings.extend(missing_kinds(card_set, game))
-    for pack in card_set.packs:  # decks/*.yaml, as --deck reads them (issue 24)
-        result.findings.extend(pack_deck_findings(pack.root, card_set, game))
+    if not any(f.severity == "error" for f in result.findings):  # not a missing file's echo
+        result.findings.extend(missing_kinds(card_set, game))
+    for pack in card_set.packs:  # every decks/*.yaml as a file (issue 24)
+        result.findings.extend(pack_deck_findings(pack.root, game))
     return result

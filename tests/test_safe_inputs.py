@@ -178,7 +178,7 @@ def test_fuzzy_matching_over_a_hundred_thousand_obsolete_entries_is_bounded(monk
 
 @pytest.mark.parametrize(("text", "code", "line"), [
     ("cards: [\n  {card: nope\n", "yaml-syntax", 3),
-    ("name: x\ncards:\n  - {card: no-such-card, count: 2}\n", "deck-unknown-card", 3),
+    ("name: x\ncards:\n  - {card: 12, count: 2}\n", "wrong-type", 3),
     ("- just a list\n", "not-a-mapping", 1),
 ])
 def test_a_broken_deck_file_is_a_finding_at_validate_and_build(rockpool, tmp_path, text, code,
@@ -208,10 +208,10 @@ def test_an_unreadable_deck_file_is_a_finding(rockpool, monkeypatch):
 
 def test_a_builtin_games_base_pack_without_one_of_its_card_files_is_a_finding(tmp_path):
     pack = Path(shutil.copytree(ROOT / "cards" / "cwnb", tmp_path / "cwnb"))
-    (pack / "player_orders.yaml").unlink()
+    (pack / "ships.yaml").unlink()  # no rule of the game counts ships: it validated clean
     [found] = [f for f in _findings(pack) if f["code"] == "missing-card-kind"]
     assert (Path(found["file"]).name, found["line"]) == ("game.yaml", 2)
-    assert "no player_order card" in found["message"]
+    assert "no ship card" in found["message"]
 
 
 # --- stderr carries pnp's own messages only -----------------------------------------------------
