@@ -14,7 +14,6 @@ may carry its own rules. Three costs of cel-python are kept in check here:
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Mapping
@@ -25,6 +24,8 @@ from typing import Any
 
 import msgspec
 from msgspec import Struct
+
+from generator.usercache import checked_path, entry_name, user_cache_folder
 
 MAX_EXPRESSION_CHARS = 2000
 #: element visits one comprehension nest may cost (cards x cards x ... ); beyond it a rule is
@@ -45,13 +46,16 @@ class CelProblem(Exception):
 
 
 def _cache_file(lark_version: str, cel_version: str) -> str | None:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = Path(base) / "pnp"
+    """lark's own cache file of the parser, in the cache layer's ``cel`` folder (None when
+    caches are off); whatever is there that is not a plain file is removed first."""
+    folder = user_cache_folder("cel")
+    if folder is None:
+        return None
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:
         return None
-    return str(folder / f"cel-parser-{cel_version}-{lark_version}.lark")
+    return str(checked_path(folder / entry_name(suffix=f"-{cel_version}-{lark_version}.lark")))
 
 
 def _fast_lookup(self, name: str):

@@ -21,17 +21,10 @@ from __future__ import annotations
 import hashlib
 import marshal
 from array import array
-from functools import cache
 from pathlib import Path
 
 from generator.findings import Finding
-from generator.usercache import (
-    library_stamps,
-    read_entry,
-    stamps,
-    user_cache_folder,
-    write_entry,
-)
+from generator.usercache import key_recipe, read_entry, user_cache_folder, write_entry
 from generator.yamldoc import YamlDocument, unpacked_document
 
 PARSED_FOLDER = "parsed"
@@ -127,15 +120,7 @@ def _paths(paths: object, numbers: array[int]) -> bool:
         and all(isinstance(path, tuple) for path in paths)
 
 
-@cache
 def _versions() -> bytes:
-    """pnp's version, the size and time of the modules that decide how YAML is read, and
-    PyYAML's (found, not imported: a warm run never imports it)."""
-    from generator import __version__
-
-    here = Path(__file__).resolve().parent
-    parts = [f"pnp {__version__}", *library_stamps("yaml")]
-    parts += stamps([here / name for name in ("yamlsource.py", "yamlfast.py", "yamldoc.py",
-                                              "limits.py", "parsecache.py")])
-    return "\n".join(parts).encode()
-
+    """The cache layer's one key recipe (generator.usercache.key_recipe): Python, pnp's
+    files and every installed library, PyYAML among them."""
+    return key_recipe()

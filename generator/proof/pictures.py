@@ -1,9 +1,10 @@
 """Card pictures for the proof: each face printed as a lone PDF page, rendered to PNG by pdfium.
 
-A picture is named after a hash of everything that decides its pixels (the face's drawing
-operations, its size, the bleed, the resolution, and the contents of files the operations
-reference), so an unchanged face is never rendered twice: a rebuild after editing one card
-renders that card's faces only, and the names double as cache keys in the browser.
+A picture is named after a hash of everything that decides its pixels, so an unchanged face is
+never rendered twice: a rebuild after editing one card renders that card's faces only, and the
+names double as cache keys in the browser: the face's drawing operations, its size, the bleed,
+the resolution, and the content of the files the operations draw. The proof names a face taken
+from the face cache (generator.facecache) as it named it when it was laid out.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from typing import Protocol
 
 from generator.cardpdf import write_card_pdf
 from generator.layout.engine import FaceLayout
+from generator.limits import FILE_BYTES
+from generator.usercache import file_digest
 
 DPI = 150  # sharp on a high-density laptop screen at the page's default card width
 MIN_WIDTH_PX = 390  # small faces (counters) get more dots, so that they stay sharp enlarged
@@ -80,28 +83,31 @@ def write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
-def _file_signatures(face: FaceLayout) -> list[tuple[str, int, int]]:
-    """Size and modification time of files the operations draw (raster or SVG art), so that
-    replacing an art file under the same name re-renders the faces that show it."""
-    signatures = []
+def _file_digests(face: FaceLayout, known: dict[str, str]) -> list[tuple[str, str]]:
+    """The content of files the operations draw (raster or SVG art), so that replacing an art
+    file under the same name, even with its size and time, re-renders the faces that show it;
+    ``known`` holds the digests of files read before (in this proof)."""
+    digests = []
     for op in face.ops:
-        for name in type(op).__struct_fields__:  # ops are msgspec Structs
-            value = getattr(op, name)
-            if name == "path" and isinstance(value, str):  # ops.Image names its art file
-                value = Path(value)
-            if isinstance(value, Path):
+        path = getattr(op, "path", None)  # ops.Image names its art file
+        if isinstance(path, str):
+            digest = known.get(path)
+            if digest is None:
                 try:
-                    stat = value.stat()
+                    digest = file_digest(Path(path), FILE_BYTES["image"])[0].hex()
                 except OSError:
-                    signatures.append((str(value), -1, -1))
-                else:
-                    signatures.append((str(value), stat.st_size, stat.st_mtime_ns))
-    return signatures
+                    digest = "unreadable"
+                known[path] = digest
+            digests.append((path, digest))
+    return digests
 
 
-def picture_name(face: FaceLayout, bleed_mm: float) -> str:
+def picture_name(face: FaceLayout, bleed_mm: float, files: dict[str, str] | None = None
+                 ) -> str:
+    """The picture's file name: a hash of the face's drawing and of the files it draws
+    (``files``: digests of files read before, filled in as files are read)."""
     key = repr((RENDER_VERSION, DPI, bleed_mm, face.width_mm, face.height_mm, face.ops,
-                _file_signatures(face)))
+                _file_digests(face, {} if files is None else files)))
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:20] + ".png"
 
 
