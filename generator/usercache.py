@@ -333,16 +333,16 @@ def prune(folder: Path, max_entries: int = MAX_ENTRIES, max_bytes: int = MAX_BYT
             discard(Path(path))
 
 
-def _prune_outputs(folder: Path, max_outputs: int = MAX_OUTPUTS) -> None:
-    """Keep the ``max_outputs - 1`` output folders used last (by their time), making room for
-    one more."""
+def _prune_outputs(folder: Path) -> None:
+    """Keep the :data:`MAX_OUTPUTS` - 1 output folders used last (by their time), making room
+    for one more."""
     try:
         found = [(item.stat(follow_symlinks=False).st_mtime_ns, item.path)
                  for item in os.scandir(folder)]
     except OSError:
         return
     found.sort(reverse=True)
-    for _, path in found[max_outputs - 1:]:
+    for _, path in found[MAX_OUTPUTS - 1:]:
         discard(Path(path))
 
 
