@@ -3,7 +3,7 @@
 Checking a card against its schema is quick once jsonschema-rs is loaded, but loading it and
 compiling the schemas costs some 12 ms: a twentieth of building a small pack, every time, for
 cards that passed last time too. So each schema keeps the digests of the instances it accepted
-in the user's cache (``~/.cache/pnp/valid``, :func:`generator.usercache.user_cache_folder`),
+in the cache layer's ``valid`` folder (:func:`generator.usercache.user_cache_folder`),
 and an instance whose digest is there is not checked again. A run whose instances are all known
 never imports jsonschema-rs.
 
