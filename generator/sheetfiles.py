@@ -33,8 +33,9 @@ from generator.forked import in_two_processes, worker_count
 from generator.impose import Page
 from generator.layout.engine import FaceLayout
 from generator.layout.ops import Image
+from generator.limits import FILE_BYTES
 from generator.render import FaceKey, SheetRenderer, read_vector_art
-from generator.usercache import FileDigests, discard, key_recipe
+from generator.usercache import FileDigests, discard, file_digest, key_recipe
 
 #: sheets (a front page and its back) per chunk: big enough that a chunk's fonts and images are
 #: embedded a few times per file at most, small enough to bound memory and feed two cores
@@ -140,11 +141,11 @@ def _draw_chunks(job: SheetJob, tasks: list[tuple[int, int, Path]], title: str,
 
 def chunk_key(job: SheetJob, first: int, stop: int, title: str) -> str:
     """What a chunk's PDF depends on, hashed: its pages (placements, marks, boxes), the
-    drawing of every face they place, the paper, bleed and title, the cache layer's key
-    recipe (pnp's files, ReportLab's and every library's version), and the size and time of
-    every art file drawn. Equal keys, equal bytes. A face
-    is named by its digest, which covers everything its drawing was laid out from (pnp's
-    code and the options included), where it has one, else by its ops."""
+    drawing of every face they place, the paper, bleed and title, and the cache layer's key
+    recipe (pnp's files, ReportLab's and every library's version). Equal keys, equal bytes.
+    A face is named by its digest, which covers everything its drawing was laid out from
+    (pnp's code, the options, the packs' art by content), where it has one, else by its ops
+    and the content of the art files they draw."""
     import hashlib
 
     pages = job.pages[first:stop]
@@ -153,7 +154,7 @@ def chunk_key(job: SheetJob, first: int, stop: int, title: str) -> str:
     # (a face's digest covers its art: the packs' files by content, pnp's by size and time)
     art = sorted({op.path for face in used if face not in digests
                   for op in job.faces[face].ops if isinstance(op, Image)})
-    stamps = [(path, os.stat(path).st_size, os.stat(path).st_mtime_ns) for path in art]
+    stamps = [(path, file_digest(Path(path), FILE_BYTES["image"])[0]) for path in art]
     digest = hashlib.sha256(key_recipe())
     digest.update(_plain_bytes((job.paper_mm, job.bleed_mm, title, stamps)))
     for page in pages:

@@ -307,9 +307,14 @@ def write_file(path: Path, raw: bytes) -> None:
 # --- holding folders to their limits --------------------------------------------------------
 
 def _prune_once(folder: Path) -> None:
+    """Prune a folder of entries once per process; an output's folders are never pruned
+    (they hold one build's entries, all needed: whole output folders go instead)."""
     if folder in _pruned:
         return
     _pruned.add(folder)
+    root = cache_root()
+    if root is not None and folder.is_relative_to(root / _OUTPUTS):
+        return
     with contextlib.suppress(OSError):
         prune(folder)
 

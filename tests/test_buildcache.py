@@ -155,3 +155,34 @@ def test_watch_sees_a_hidden_file_a_card_names(rockpool: Path) -> None:
     assert not watching(None, str((rockpool / "art" / ".other.svg").resolve()))
     assert not watching(None, str((rockpool / ".git" / "index").resolve()))
     assert watching(None, str(creatures.resolve()))
+
+
+@pytest.mark.parametrize("damage", ["bit", "pipe", "missing digests"])
+def test_a_damaged_chunk_of_pages_is_drawn_again(cwnb: Path, tmp_path: Path, monkeypatch,
+                                                 damage: str) -> None:
+    """A large build's chunks are joined by pikepdf from their files: one changed in place
+    (same name and size), replaced by a named pipe, or whose digests were lost, is drawn
+    again, and the sheets are what the first build printed."""
+    from generator import sheetfiles
+
+    monkeypatch.setattr(sheetfiles, "CHUNK_SHEETS", 5)  # 21 sheets: 6 chunks
+    out = tmp_path / "out"
+    first = built(cwnb, out)
+    printed = {name: (first / name).read_bytes() for name in ("fronts.pdf", "duplex.pdf")}
+    cache = usercache.output_cache_folder(out)
+    assert cache is not None
+    chunks = sorted((cache / "pages").rglob("*.pdf"))
+    assert len(chunks) == 6
+    chunk = chunks[2]
+    if damage == "bit":
+        raw = bytearray(chunk.read_bytes())
+        raw[len(raw) // 2] ^= 0xFF
+        chunk.write_bytes(bytes(raw))
+    elif damage == "pipe":
+        chunk.unlink()
+        os.mkfifo(chunk)
+    else:
+        (chunk.parent / usercache.FileDigests.NAME).unlink()
+    again = built(cwnb, out)
+    assert {name: (again / name).read_bytes() for name in printed} == printed
+    assert chunk.is_file() and not chunk.is_symlink()
