@@ -32,6 +32,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import importlib.util
 import json
 import os
 import shutil
@@ -39,6 +40,10 @@ import stat
 import sys
 from collections.abc import Iterable
 from pathlib import Path
+
+from generator import __version__
+from generator.errors import MissingResource
+from generator.resources import builtin_templates_root
 
 #: the switch: the folder of every cache, or empty for no cache at all
 SWITCH = "PNP_CACHE_DIR"
@@ -103,8 +108,6 @@ def output_cache_folder(out_root: Path) -> Path | None:
 def key_recipe() -> bytes:
     """What every entry's name covers besides its own inputs: Python, pnp (its version and
     files), and every installed distribution (:func:`installed_versions`)."""
-    from generator import __version__
-
     head = f"python {sys.version} {sys.implementation.cache_tag}\npnp {__version__}\n"
     return (head + "\n".join(installed_versions()) + "\n").encode() + pnp_stamps()
 
@@ -142,10 +145,10 @@ def stamps(files: Iterable[Path]) -> list[str]:
 def pnp_stamps() -> bytes:
     """pnp's own files that decide what it derives (code, schemas, templates, fonts), by path,
     size and time."""
-    from generator.resources import builtin_templates_root
-
-    return b"".join(_stat_lines(root)
-                    for root in (_PACKAGE, builtin_templates_root(), *_font_roots()))
+    roots = [_PACKAGE, *_font_roots()]
+    with contextlib.suppress(MissingResource):  # (an incomplete install: the run says so)
+        roots.insert(1, builtin_templates_root())
+    return b"".join(_stat_lines(root) for root in roots)
 
 
 def _stat_lines(root: Path) -> bytes:
@@ -164,8 +167,6 @@ def _stat_lines(root: Path) -> bytes:
 
 
 def _font_roots() -> list[Path]:
-    import importlib.util
-
     roots = []
     for package in _FONT_PACKAGES:
         spec = importlib.util.find_spec(package)
