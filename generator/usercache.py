@@ -361,16 +361,17 @@ def touch(folder: Path) -> None:
 # --- plain files a library reads by path ----------------------------------------------------
 
 class FileDigests:
-    """The digests of files a cache keeps as they are, for a library that opens them by path
-    (the chunks of pages pikepdf joins), kept in one entry beside them (``digests``): a file is
-    taken only while it is a regular file with its recorded length and digest; any other is
+    """The digests of files kept as they are, for a library that opens them by path (the
+    chunks of pages pikepdf joins) or a reader outside pnp (the proof's pictures, which a
+    browser shows), kept in one entry (``entry``: by default ``digests`` beside them): a file
+    is taken only while it is a regular file with its recorded length and digest; any other is
     made again."""
 
     NAME = "digests"
     _MAGIC = b"pnp-digests 1\n"
 
-    def __init__(self, folder: Path) -> None:
-        self.entry = folder / self.NAME
+    def __init__(self, folder: Path, entry: Path | None = None) -> None:
+        self.entry = entry if entry is not None else folder / self.NAME
         self._known: dict[str, list] = {}
         body = read_entry(self.entry, self._MAGIC)
         with contextlib.suppress(ValueError, TypeError):
@@ -398,6 +399,10 @@ class FileDigests:
             self._known.pop(path.name, None)
             return
         self._known[path.name] = [info.st_size, digest.hex()]
+
+    def record(self, name: str, data: bytes) -> None:
+        """Record the file ``name`` as holding ``data`` (just written by this process)."""
+        self._known[name] = [len(data), hashlib.sha256(data).hexdigest()]
 
     def save(self, names: Iterable[str]) -> None:
         """Keep the records of ``names`` only."""

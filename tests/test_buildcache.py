@@ -186,3 +186,21 @@ def test_a_damaged_chunk_of_pages_is_drawn_again(cwnb: Path, tmp_path: Path, mon
     again = built(cwnb, out)
     assert {name: (again / name).read_bytes() for name in printed} == printed
     assert chunk.is_file() and not chunk.is_symlink()
+
+
+def test_a_proof_picture_damaged_in_place_is_rendered_again(tmp_path: Path) -> None:
+    """``pnp preview`` reuses a picture only as it wrote it: one changed since (same name and
+    size) is rendered again, whole."""
+    from generator.proof.page import PICTURES
+    from generator.proof.preview import write_preview
+
+    first = write_preview(CWNB, (), ("en",), tmp_path)
+    assert first.rendered > 0
+    assert write_preview(CWNB, (), ("en",), tmp_path).rendered == 0
+    picture = sorted((first.page.parent / PICTURES).glob("*.png"))[0]
+    whole = picture.read_bytes()
+    damaged = bytearray(whole)
+    damaged[len(damaged) // 2] ^= 0xFF
+    picture.write_bytes(bytes(damaged))
+    assert write_preview(CWNB, (), ("en",), tmp_path).rendered == 1
+    assert picture.read_bytes() == whole

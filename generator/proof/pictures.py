@@ -20,7 +20,7 @@ from typing import Protocol
 from generator.cardpdf import write_card_pdf
 from generator.layout.engine import FaceLayout
 from generator.limits import FILE_BYTES
-from generator.usercache import file_digest
+from generator.usercache import FileDigests, file_digest
 
 DPI = 150  # sharp on a high-density laptop screen at the page's default card width
 MIN_WIDTH_PX = 390  # small faces (counters) get more dots, so that they stay sharp enlarged
@@ -53,21 +53,29 @@ class MemoryStore:
 
 class FolderStore:
     """Pictures as files; each is written to a temporary name and renamed into place, so a
-    reader (a browser, an interrupted run) never sees half a PNG."""
+    reader (a browser, an interrupted run) never sees half a PNG. A picture already there is
+    taken only with the digest it was written with (``digests``, kept in the cache layer: a
+    picture damaged or changed since is rendered again); without them (caches off), every
+    picture is rendered."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, digests: FileDigests | None = None) -> None:
         self.folder = folder
+        self.digests = digests
 
     def has(self, name: str) -> bool:
-        return (self.folder / name).is_file()
+        return self.digests is not None and self.digests.valid(self.folder / name)
 
     def put(self, name: str, data: bytes) -> None:
         write_atomic(self.folder / name, data)
+        if self.digests is not None:
+            self.digests.record(name, data)
 
     def keep_only(self, names: set[str]) -> None:
         for path in self.folder.glob("*.png"):
             if path.name not in names:
                 path.unlink(missing_ok=True)
+        if self.digests is not None:
+            self.digests.save(names)
 
 
 def write_atomic(path: Path, data: bytes) -> None:
