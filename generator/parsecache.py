@@ -24,7 +24,7 @@ from array import array
 from pathlib import Path
 
 from generator.findings import Finding
-from generator.usercache import key_recipe, read_entry, user_cache_folder, write_entry
+from generator.usercache import key_digest, read_entry, user_cache_folder, write_entry
 from generator.yamldoc import YamlDocument, unpacked_document
 
 PARSED_FOLDER = "parsed"
@@ -121,6 +121,6 @@ def _paths(paths: object, numbers: array[int]) -> bool:
 
 
 def _versions() -> bytes:
-    """The cache layer's one key recipe (generator.usercache.key_recipe): Python, pnp's
-    files and every installed library, PyYAML among them."""
-    return key_recipe()
+    """The cache layer's one key recipe (generator.usercache.key_recipe, by its digest):
+    Python, pnp's files and every installed library, PyYAML among them."""
+    return key_digest()

@@ -35,7 +35,7 @@ from generator.layout.engine import FaceLayout
 from generator.layout.ops import Image
 from generator.limits import FILE_BYTES
 from generator.render import FaceKey, SheetRenderer, read_vector_art
-from generator.usercache import FileDigests, discard, file_digest, key_recipe
+from generator.usercache import FileDigests, discard, file_digest, key_digest
 
 #: sheets (a front page and its back) per chunk: big enough that a chunk's fonts and images are
 #: embedded a few times per file at most, small enough to bound memory and feed two cores
@@ -155,7 +155,7 @@ def chunk_key(job: SheetJob, first: int, stop: int, title: str) -> str:
     art = sorted({op.path for face in used if face not in digests
                   for op in job.faces[face].ops if isinstance(op, Image)})
     stamps = [(path, file_digest(Path(path), FILE_BYTES["image"])[0]) for path in art]
-    digest = hashlib.sha256(key_recipe())
+    digest = hashlib.sha256(key_digest())
     digest.update(_plain_bytes((job.paper_mm, job.bleed_mm, title, stamps)))
     for page in pages:
         digest.update(_plain_bytes(_page_values(page)))

@@ -113,6 +113,13 @@ def key_recipe() -> bytes:
 
 
 @functools.cache
+def key_digest() -> bytes:
+    """The key recipe's SHA-256: what an entry's name starts from (the recipe itself holds
+    pnp's 300 files, some 25 kB, too long to hash again for every entry)."""
+    return hashlib.sha256(key_recipe()).digest()
+
+
+@functools.cache
 def installed_versions() -> tuple[str, ...]:
     """Every distribution on the import path as ``name-version.dist-info`` (or ``.egg-info``)
     with the time its metadata folder was written (a reinstall of the same version changes
@@ -127,18 +134,6 @@ def installed_versions() -> tuple[str, ...]:
                     with contextlib.suppress(OSError):
                         found.append(f"{item.name} {item.stat().st_mtime_ns}")
     return tuple(sorted(found))
-
-
-def stamps(files: Iterable[Path]) -> list[str]:
-    """Each file's name, size and time."""
-    parts = []
-    for file in files:
-        try:
-            info = file.stat()
-            parts.append(f"{file.name} {info.st_size} {info.st_mtime_ns}")
-        except OSError:
-            parts.append(f"{file.name} missing")
-    return parts
 
 
 @functools.cache
@@ -178,7 +173,7 @@ def _font_roots() -> list[Path]:
 def entry_name(*parts: bytes, suffix: str) -> str:
     """An entry's file name: a hash of the key recipe and of ``parts`` (what the entry is
     derived from), with ``suffix`` (``.art``...)."""
-    digest = hashlib.sha256(key_recipe())
+    digest = hashlib.sha256(key_digest())
     for part in parts:
         digest.update(len(part).to_bytes(8, "little") + part)
     return f"{digest.hexdigest()[:40]}{suffix}"

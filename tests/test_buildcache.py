@@ -22,6 +22,12 @@ from tests.conftest import CWNB, ROOT
 ROCKPOOL = ROOT / "cards" / "rockpool"
 
 
+def forget_recipe() -> None:
+    """Take the key recipe (and its digest) again: computed once per process."""
+    usercache.key_recipe.cache_clear()
+    usercache.key_digest.cache_clear()
+
+
 @pytest.fixture
 def cwnb(tmp_path: Path) -> Path:
     return Path(shutil.copytree(CWNB, tmp_path / "cwnb"))
@@ -36,9 +42,9 @@ def rockpool(tmp_path: Path) -> Path:
 def recipe():
     """The key recipe is computed once per process: taken again around a test that fakes
     it."""
-    usercache.key_recipe.cache_clear()
+    forget_recipe()
     yield
-    usercache.key_recipe.cache_clear()
+    forget_recipe()
 
 
 def pnp_build(pack: Path, out: Path) -> str:
@@ -76,7 +82,7 @@ def test_an_upgraded_library_is_a_new_build(cwnb: Path, tmp_path: Path, monkeypa
     assert any(v.startswith("reportlab-") for v in versions)
     monkeypatch.setattr(usercache, "installed_versions", lambda: tuple(
         v.replace("reportlab-", "reportlab-99.") for v in versions))
-    usercache.key_recipe.cache_clear()
+    forget_recipe()
     assert record(cwnb, out).unchanged() is None
 
 

@@ -49,6 +49,12 @@ def edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
+def forget_recipe() -> None:
+    """Take the key recipe (and its digest) again: computed once per process."""
+    usercache.key_recipe.cache_clear()
+    usercache.key_digest.cache_clear()
+
+
 @pytest.fixture
 def cwnb(tmp_path: Path) -> Path:
     shutil.copytree(CWNB, tmp_path / "cwnb")
@@ -141,9 +147,9 @@ def test_a_changed_option_lays_out_every_face(cwnb: Path, tmp_path: Path, option
 @pytest.fixture
 def recipe():
     """The key recipe is computed once per process: taken again after a test changed it."""
-    usercache.key_recipe.cache_clear()
+    forget_recipe()
     yield
-    usercache.key_recipe.cache_clear()
+    forget_recipe()
 
 
 @pytest.mark.parametrize("what", ["pnp", "library"])
@@ -159,7 +165,7 @@ def test_pnp_itself_and_its_libraries_are_inputs(cwnb: Path, tmp_path: Path, mon
         versions = usercache.installed_versions()
         monkeypatch.setattr(usercache, "installed_versions", lambda: tuple(
             v.replace("reportlab-", "reportlab-9") for v in versions))
-    usercache.key_recipe.cache_clear()
+    forget_recipe()
     again, _ = laid_out(cwnb, folder)
     assert again.faces.laid_out == len(again.faces.layouts)
 
