@@ -720,12 +720,28 @@ def materialize(case: Case, rng: random.Random, sources: dict[str, Source],
 
 # --- running ---------------------------------------------------------------------------------
 
+def _mapped_bytes() -> int:
+    """The address space this process maps now (Linux: /proc/self/status VmSize), 0 if not
+    known."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmSize:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
 def _child(args: list[str], work: Path) -> None:
     """Runs in the forked child: limits, redirected output, pnp's own entry point."""
     code = 0
     try:
         os.chdir(work)
-        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
+        # 1 GiB more than the child already maps: a child forked from a large process (the
+        # test run, with every test module's libraries loaded) starts with their mappings,
+        # which are not pnp's to pay for
+        limit = _mapped_bytes() + MEMORY_BYTES
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
         resource.setrlimit(resource.RLIMIT_CPU, (CPU_SECONDS, CPU_SECONDS + 1))
         for fd, name in ((1, "stdout"), (2, "stderr")):
             handle = os.open(work / name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)

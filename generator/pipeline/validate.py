@@ -10,12 +10,13 @@ from msgspec import Struct, field
 
 from generator.core.findings import Finding, error, warning
 from generator.core.limits import MAX_CARDS, MAX_COPIES
-from generator.core.location import Location
+from generator.core.location import Location, display_path
+from generator.load.packfiles import MANIFEST_NAME
 from generator.model.cards import CardSet
 from generator.model.deck import pack_deck_findings
 from generator.model.game import Game
 from generator.pipeline import crosspack
-from generator.pipeline.pack import MANIFEST_NAME, PackLoad, display_path, load_pack
+from generator.pipeline.pack import PackLoad, load_pack
 from generator.rules.basepack import missing_kinds
 from generator.runtime.gcpause import collector_paused
 
