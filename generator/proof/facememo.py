@@ -10,8 +10,8 @@ calls :meth:`FaceMemo.forget` when anything but card files and catalogs changed.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass
 
+from msgspec import Struct
 from msgspec.structs import replace
 
 from generator.core.findings import Finding
@@ -23,14 +23,12 @@ from generator.model.game import Game
 from generator.proof.pictures import picture_name
 
 
-@dataclass(frozen=True, slots=True)
-class LaidOutFace:
+class LaidOutFace(Struct, frozen=True):
     layout: FaceLayout
     picture: str  # the picture's file name: a hash of the face's drawing
 
 
-@dataclass(frozen=True, slots=True)
-class LaidOutCard:
+class LaidOutCard(Struct, frozen=True):
     front: LaidOutFace
     back: LaidOutFace
     findings: tuple[Finding, ...]  # what laying it out found (overflows, unknown icons)

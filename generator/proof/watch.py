@@ -19,10 +19,11 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from contextlib import suppress
-from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
+
+from msgspec import Struct
 
 from generator.core.errors import UsageError
 from generator.core.location import display_path
@@ -62,8 +63,7 @@ def forget_file_caches() -> None:
             clear()
 
 
-@dataclass(frozen=True, slots=True)
-class Rebuild:
+class Rebuild(Struct, frozen=True, gc=False):
     seconds: float
     rendered: int
     cards: int
