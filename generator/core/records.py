@@ -16,7 +16,8 @@ class PartlyCompared:
 
     Two records are equal when they are of the same class and their other fields are equal, as
     a Struct's own equality has it. A record that is filled in place (not frozen) sets
-    ``__hash__ = None``: a value that changes cannot be a key."""
+    ``__hash__ = None``: a value that changes cannot be a key. (msgspec 0.18.0 refuses
+    ``gc=False`` beside a mixin, so such a record stays tracked by the collector.)"""
 
     __slots__ = ()
 
@@ -32,6 +33,11 @@ class PartlyCompared:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return self._compared() == other._compared()  # type: ignore[attr-defined]
+
+    def __ne__(self, other: object) -> bool:
+        # said outright: msgspec 0.18.0 (pnp's floor) would answer != over every field
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
 
     def __hash__(self) -> int:
         return hash((self.__class__, self._compared()))

@@ -113,14 +113,14 @@ def test_what_a_record_leaves_out_of_its_equality_are_fields_of_it() -> None:
         assert not unknown, f"{cls.__qualname__}: {sorted(unknown)} are not its fields"
 
 
-class _Placed(PartlyCompared, Struct, frozen=True, gc=False):
+class _Placed(PartlyCompared, Struct, frozen=True):
     value: str
     line: int = 0
 
     _UNCOMPARED = frozenset({"line"})
 
 
-class _Other(PartlyCompared, Struct, frozen=True, gc=False):
+class _Other(PartlyCompared, Struct, frozen=True):
     value: str
     line: int = 0
 
