@@ -20,8 +20,9 @@ import re
 import warnings
 import zipfile
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 from generator.core.findings import Finding, did_you_mean, error, warning
 from generator.core.limits import (
@@ -76,16 +77,14 @@ def _typed(text: str, schema: Mapping[str, Any] | None) -> object:
     return text
 
 
-@dataclass(frozen=True, slots=True)
-class FormulaCell:
+class FormulaCell(Struct, frozen=True, gc=False):
     """A spreadsheet formula whose value was never computed (the workbook was written by a
     program, not saved by a spreadsheet application), so there is no value to read."""
 
     formula: str
 
 
-@dataclass(frozen=True, slots=True)
-class ErrorCell:
+class ErrorCell(Struct, frozen=True, gc=False):
     """A spreadsheet cell holding an error value (#DIV/0!, #REF!, #N/A ...)."""
 
     code: str

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from msgspec import Struct
+
 from generator.core.findings import Finding, error
 from generator.core.limits import MAX_PACK_ENTRIES
 from generator.core.location import Location
+from generator.core.records import PartlyCompared
 from generator.load.packfiles import PackFolder, load_user_yaml
 from generator.load.yamldoc import YamlDocument
 from generator.model.cards import Card, CardSet
@@ -27,21 +29,23 @@ if TYPE_CHECKING:
 GENERIC_DECK_SCHEMA = ("generator.schema", "deck.schema.json")
 
 
-@dataclass(frozen=True, slots=True)
-class DeckEntry:
+class DeckEntry(Struct, frozen=True):
     card: Card
     count: int
     location: Location
 
 
-@dataclass(frozen=True, slots=True)
-class Deck:
+class Deck(PartlyCompared, Struct, frozen=True):
+    """A loaded deck; the document it was read from is left out of equality and hash."""
+
     name: str
     file: str
     entries: tuple[DeckEntry, ...]
     #: the whole validated document, for game-specific fields (e.g. a commander)
-    data: Mapping[str, object] = field(default_factory=dict)
-    document: YamlDocument | None = field(default=None, compare=False)
+    data: Mapping[str, object] = {}
+    document: YamlDocument | None = None
+
+    _UNCOMPARED = frozenset({"document"})
 
     @property
     def total(self) -> int:

@@ -8,8 +8,9 @@ is drawn and every finding is kept, pinned to its card when it names one.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
+
+from msgspec import Struct
 
 from generator.core.errors import UsageError
 from generator.core.findings import Finding, Severity, error, sort_key
@@ -28,8 +29,7 @@ BLEED_MM = 1.5  # the build's default bleed: the picture shows what a sheet prin
 NOT_DRAWN = "not drawn"  # the group of cards that failed their checks before they could be drawn
 
 
-@dataclass(frozen=True, slots=True)
-class Outline:
+class Outline(Struct, frozen=True, gc=False):
     """A text box that overflows, in card mm from the trim's top-left corner."""
 
     field: str
@@ -40,8 +40,7 @@ class Outline:
     overflow_mm: float
 
 
-@dataclass(frozen=True, slots=True)
-class FaceView:
+class FaceView(Struct, frozen=True):
     side: str  # front | back
     picture: str  # file name of its PNG
     width_mm: float
@@ -49,8 +48,7 @@ class FaceView:
     outlines: tuple[Outline, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Version:
+class Version(Struct, frozen=True):
     """One card in one locale: its printed name and both faces."""
 
     locale: str
@@ -59,29 +57,27 @@ class Version:
     missing_translations: tuple[str, ...] = ()  # the fields printed in the source language
 
 
-@dataclass(slots=True)
-class CardView:
+class CardView(Struct):
     id: str
     kind: str
     pack: str
     name: str
     count: int
     where: str
-    versions: list[Version] = field(default_factory=list)
-    findings: list[Finding] = field(default_factory=list)
-    texts: list[str] = field(default_factory=list)  # what the search box looks in
+    versions: list[Version] = []
+    findings: list[Finding] = []
+    texts: list[str] = []  # what the search box looks in
 
 
-@dataclass(slots=True)
-class Proof:
+class Proof(Struct):
     title: str
     pack: str  # the output name: the base pack, joined with its expansions by '+'
     locales: tuple[str, ...]
     bleed_mm: float
-    cards: list[CardView] = field(default_factory=list)
-    pack_findings: list[Finding] = field(default_factory=list)
+    cards: list[CardView] = []
+    pack_findings: list[Finding] = []
     #: picture file name -> the face it shows (what the renderer draws)
-    pictures: dict[str, FaceLayout] = field(default_factory=dict)
+    pictures: dict[str, FaceLayout] = {}
 
     @property
     def findings(self) -> list[Finding]:

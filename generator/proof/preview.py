@@ -9,8 +9,9 @@ preview after an edit costs little more than the edited cards.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from generator.cache.usercache import FileDigests, output_cache_folder
 from generator.core.errors import UsageError
@@ -19,8 +20,7 @@ from generator.proof.page import PICTURES, render_page
 from generator.proof.pictures import FolderStore, render_pictures, write_atomic
 
 
-@dataclass(frozen=True, slots=True)
-class PreviewResult:
+class PreviewResult(Struct, frozen=True):
     page: Path
     proof: Proof
     rendered: int  # pictures rendered by this run (the others were there already)

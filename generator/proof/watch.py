@@ -21,9 +21,10 @@ import threading
 import time
 from collections.abc import Callable, Collection, Sequence
 from contextlib import suppress
-from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
+
+from msgspec import Struct
 
 from generator.cache.buildcache import named_files
 from generator.core.errors import UsageError
@@ -64,8 +65,7 @@ def forget_file_caches() -> None:
             clear()
 
 
-@dataclass(frozen=True, slots=True)
-class Rebuild:
+class Rebuild(Struct, frozen=True, gc=False):
     seconds: float
     rendered: int
     cards: int

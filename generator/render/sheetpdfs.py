@@ -23,7 +23,6 @@ import os
 import shutil
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from msgspec import Struct
@@ -42,8 +41,7 @@ from generator.runtime.forked import in_two_processes, worker_count
 CHUNK_SHEETS = 250
 
 
-@dataclass(frozen=True, slots=True)
-class SheetJob:
+class SheetJob(Struct, frozen=True):
     """What every chunk needs: the pages in print order and how to draw them."""
 
     pages: Sequence[Page]
@@ -52,7 +50,7 @@ class SheetJob:
     faces: dict[FaceKey, FaceLayout]
     #: what each face was laid out from, where known (generator.layout.facecache): equal digests,
     #: equal drawings
-    digests: Mapping[FaceKey, bytes] = field(default_factory=dict)
+    digests: Mapping[FaceKey, bytes] = {}
 
 
 def draw_pages(job: SheetJob, first: int, stop: int, path: Path, title: str,
