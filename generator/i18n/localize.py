@@ -15,7 +15,7 @@ from pathlib import Path
 from generator.core.findings import Finding
 from generator.load.parsecache import safe_load
 from generator.model.cards import Card
-from generator.model.template import data_template_folder
+from generator.model.template import data_template_folder, enum_labels
 from generator.runtime.resources import builtin_template_file
 
 LABEL_CONTEXT = "label"
@@ -28,10 +28,14 @@ def field_context(card_id: str, field_name: str) -> str:
 
 def source_labels(game: str) -> Mapping[str, str]:
     """Label key -> source-language text (``labels.yaml`` of the game's template folder; a
-    game defined in data may have none: its labels are the templates' own words)."""
+    game defined in data may have none: its labels are the templates' own words, and the
+    ``x-labels`` of its enum fields)."""
     folder = data_template_folder(game)
     if folder is not None:
-        return _pack_labels(folder)
+        enums = enum_labels(game)  # the printed texts of enum values (x-labels)
+        if not enums:
+            return _pack_labels(folder)
+        return {**{key: text for key, (text, _) in enums.items()}, **_pack_labels(folder)}
     return _labels_in(builtin_template_file(game, "labels.yaml"))
 
 

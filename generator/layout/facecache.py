@@ -43,10 +43,23 @@ from pathlib import Path
 
 from generator.cache.usercache import library_stamps
 from generator.layout.engine import FaceLayout, TextProblem
-from generator.layout.ops import Arc, Circle, Image, Line, Polygon, Rect, Text
+from generator.layout.ops import (
+    Arc,
+    Circle,
+    Ellipse,
+    Gradient,
+    Group,
+    Image,
+    Line,
+    Polygon,
+    QrCode,
+    Rect,
+    Text,
+)
+from generator.layout.richtext import Style
 
 FACES_FOLDER = "faces"
-_MAGIC = b"pnp-faces 1\n"
+_MAGIC = b"pnp-faces 2\n"
 #: libraries whose code decides where text breaks and how wide it is, or how big art is
 _LIBRARIES = ("reportlab", "pyphen", "uniseg", "PIL", "svglib")
 #: marshal's format 2 writes plain data exactly (types and values, floats in binary) and
@@ -56,10 +69,11 @@ _MARSHAL_VERSION = 2
 
 #: what a cache file may build: the layout's op classes and text problems, nothing else
 _ALLOWED = {(cls.__module__, cls.__qualname__): cls
-            for cls in (Rect, Polygon, Circle, Arc, Line, Text, Image, TextProblem)}
+            for cls in (Rect, Polygon, Ellipse, Circle, Arc, Line, Text, Image, QrCode, Group,
+                        Gradient, Style, TextProblem)}
 
-#: a face as kept: width, height, ops and problems (a FaceLayout's fields)
-Entry = tuple[float, float, list, list]
+#: a face as kept: width, height, ops, problems and corner radius (a FaceLayout's fields)
+Entry = tuple[float, float, list, list, float]
 
 
 def inputs_key(packs: Iterable[tuple[Path, Collection[str]]], options: Mapping[str, object],
@@ -113,13 +127,14 @@ class FaceCache:
         entry = self.known.get(digest) if digest is not None else None
         if entry is None:
             return None
-        width, height, ops, problems = entry
-        return FaceLayout(width, height, list(ops), list(problems))
+        width, height, ops, problems, radius = entry
+        return FaceLayout(width, height, list(ops), list(problems), radius)
 
 
 def _entries(layouts: Mapping[object, FaceLayout], digests: Mapping[object, bytes]
              ) -> dict[bytes, Entry]:
-    return {digest: (layout.width_mm, layout.height_mm, layout.ops, layout.problems)
+    return {digest: (layout.width_mm, layout.height_mm, layout.ops, layout.problems,
+                     layout.corner_radius_mm)
             for face, digest in digests.items()
             if (layout := layouts.get(face)) is not None}
 
@@ -149,7 +164,7 @@ def load(path: Path, key: bytes) -> FaceCache:
             except Exception:  # a damaged body that still matched its checksum: not ours
                 value = None
             if isinstance(value, dict) and all(
-                    isinstance(k, bytes) and isinstance(v, tuple) and len(v) == 4
+                    isinstance(k, bytes) and isinstance(v, tuple) and len(v) == 5
                     for k, v in value.items()):
                 known = value
     return FaceCache(key, known)

@@ -14,6 +14,7 @@ from generator.core.location import Location, display_path
 from generator.model.cards import CardSet
 from generator.model.game import Game
 from generator.pipeline import crosspack
+from generator.pipeline.cardgeometry import card_geometry_findings
 from generator.pipeline.pack import MANIFEST_NAME, PackLoad, load_pack
 from generator.runtime.gcpause import collector_paused
 
@@ -111,4 +112,5 @@ def _validate(base: Path, expansions: tuple[Path, ...],
     own = game.check(card_set)
     result.findings.extend(crosspack.without_refined(generic, own))
     result.findings.extend(own)
+    result.findings.extend(card_geometry_findings(card_set, game))
     return result

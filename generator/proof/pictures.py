@@ -101,7 +101,8 @@ def _file_signatures(face: FaceLayout) -> list[tuple[str, int, int]]:
 
 def picture_name(face: FaceLayout, bleed_mm: float) -> str:
     key = repr((RENDER_VERSION, DPI, bleed_mm, face.width_mm, face.height_mm, face.ops,
-                _file_signatures(face)))
+                _file_signatures(face), *((face.corner_radius_mm,)
+                                          if face.corner_radius_mm else ())))
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:20] + ".png"
 
 
@@ -136,7 +137,10 @@ def render_pictures(faces: Mapping[str, FaceLayout], bleed_mm: float,
             for index, (name, face) in enumerate(missing):
                 page = document[index]
                 scale = dots_per_inch(face.width_mm, bleed_mm) / 72
-                image = page.render(scale=scale).to_pil()
+                # a rounded card's corners stay transparent, as in its PNG export
+                clear = (255, 255, 255, 0) if face.corner_radius_mm > 0 else \
+                    (255, 255, 255, 255)
+                image = page.render(scale=scale, fill_color=clear).to_pil()
                 page.close()
                 buffer = io.BytesIO()
                 image.save(buffer, "PNG", compress_level=3)
