@@ -17,7 +17,13 @@ from pathlib import Path
 import polib
 
 from generator.core.location import Location
-from generator.i18n.localize import LABEL_CONTEXT, field_context, source_labels
+from generator.i18n.localize import (
+    DECK_CONTEXT,
+    LABEL_CONTEXT,
+    PACK_CONTEXT,
+    field_context,
+    source_labels,
+)
 from generator.i18n.pofiles import open_catalog_file, write_pack_catalog
 from generator.load.packfiles import PackFolder, load_user_yaml
 from generator.load.yamldoc import YamlDocument
@@ -127,8 +133,27 @@ def card_messages(pack: Pack) -> list[Message]:
     return messages
 
 
+def name_messages(pack: Pack) -> list[Message]:
+    """The pack's name and its decks' names (``decks/*.yaml``), which a tuck box prints."""
+    where = pack.manifest.where("name")
+    messages = [Message(PACK_CONTEXT, pack.manifest.name,
+                        f"{Path(where.file).name}:{where.line}", "pack name")]
+    folder = PackFolder(pack.root)
+    for file in folder.files().files:
+        parts = file.relative.parts
+        if len(parts) != 2 or parts[0] != "decks" or file.suffix not in (".yaml", ".yml"):
+            continue
+        doc, _ = folder.load_yaml(file, "deck")
+        name = doc.data.get("name") if doc is not None and isinstance(doc.data, dict) else None
+        if isinstance(name, str) and name.strip():
+            line = doc.where(("name",)).line  # type: ignore[union-attr]
+            messages.append(Message(DECK_CONTEXT, name, f"decks/{parts[1]}:{line}",
+                                    "deck name"))
+    return messages
+
+
 def pack_messages(pack: Pack, include_labels: bool) -> list[Message]:
-    messages = card_messages(pack)
+    messages = name_messages(pack) + card_messages(pack)
     if include_labels:
         messages += label_messages(pack.manifest.game)
     return messages

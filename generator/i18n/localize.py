@@ -19,6 +19,9 @@ from generator.model.template import data_template_folder, enum_labels
 from generator.runtime.resources import builtin_template_file
 
 LABEL_CONTEXT = "label"
+#: the msgctxt of a pack's name and of a deck's name (printed on a tuck box)
+PACK_CONTEXT = "pack"
+DECK_CONTEXT = "deck"
 
 
 def field_context(card_id: str, field_name: str) -> str:
@@ -93,6 +96,11 @@ class Localizer:
         if not isinstance(source, str):
             return "" if source is None else str(source)
         return self._lookup(field_context(card.id, card.yaml_key(field_name)), source)
+
+    def text(self, context: str, source: str) -> str:
+        """A message other than a card field or label (a pack's or a deck's name) in this
+        locale; the source text, recorded as missing, when the catalog has none."""
+        return self._lookup(context, source)
 
     def label(self, key: str) -> str:
         if self.labels is None:
