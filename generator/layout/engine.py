@@ -508,11 +508,13 @@ def _bleed_box(box: Box, bleed: object, amount: float) -> Box:
     return x, y, w, h
 
 
-def fill_of(raw: object, ctx: FaceContext, values: Mapping[str, object]) -> Fill:
-    """A ``fill``: a colour, or a gradient ``{linear: [A, B], angle: DEG}`` of colours."""
+def fill_of(raw: object, ctx: FaceContext, values: Mapping[str, object],
+            span: Box | None = None) -> Fill:
+    """A ``fill``: a colour, or a gradient ``{linear: [A, B], angle: DEG}`` of colours laid
+    across ``span`` (the element's box)."""
     if isinstance(raw, Mapping):
         colors = tuple(ctx.color(c, values) or "#ffffff" for c in raw.get("linear") or ())
-        return Gradient(colors, float(raw.get("angle", 0)))  # type: ignore[arg-type]
+        return Gradient(colors, float(raw.get("angle", 0)), span)  # type: ignore[arg-type]
     return ctx.color(raw, values)
 
 
@@ -520,7 +522,8 @@ def _shape_element(element: Element, values: Mapping[str, object], ctx: FaceCont
                    layout: FaceLayout) -> None:
     """A rect, ellipse or polygon: filled (a colour or a gradient) and stroked."""
     props = element.props
-    fill = fill_of(props.get("fill"), ctx, values)
+    fill = fill_of(props.get("fill"), ctx, values,
+                   None if element.type == "polygon" else element.box)
     stroke = ctx.color(props.get("stroke"), values)
     key = (id(element), fill, stroke)
     shape = ctx.memo.get(key) if ctx.memo is not None else None
@@ -548,13 +551,16 @@ QR_MAX_BYTES = 2000
 def _qr_element(element: Element, values: Mapping[str, object], ctx: FaceContext,
                 layout: FaceLayout) -> None:
     """A QR code of ``data`` (placeholders filled); nothing when it comes out empty."""
-    data = substitute(str(element.get("data", "")), values)
+    raw = str(element.get("data", ""))
+    data = substitute(raw, values)
     if not data:
         return
     if len(data.encode("utf-8")) > QR_MAX_BYTES:
+        single = _VALUE.fullmatch(raw)  # the card field it comes from, where there is one
         layout.problems.append(TextProblem(
-            "data", 0.0, 0.0, "qr", f"a QR code holds at most {QR_MAX_BYTES} bytes; this data "
-            f"has {len(data.encode('utf-8'))}", box=element.box))
+            single.group(1) if single else "data", 0.0, 0.0, "qr", f"a QR code holds at most "
+            f"{QR_MAX_BYTES} bytes; this data has {len(data.encode('utf-8'))}",
+            box=element.box))
         return
     x, y, size, _ = element.box
     layout.ops.append(QrCode(x, y, size, data,

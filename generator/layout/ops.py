@@ -13,11 +13,14 @@ Color = str | None  # "#rrggbb" or None for "no paint"
 
 
 class Gradient(Struct, frozen=True, gc=False):
-    """A linear gradient through ``colors`` ("#rrggbb", evenly spaced) across the shape it
-    fills; ``angle`` in degrees: 0 runs left to right, 90 top to bottom."""
+    """A linear gradient through ``colors`` ("#rrggbb", evenly spaced) across ``span`` (x, y,
+    w, h in mm: the element's own box, so that its bleed continues the end colours and every
+    bleed prints the same gradient on the card), or across the shape it fills; ``angle`` in
+    degrees: 0 runs left to right, 90 top to bottom."""
 
     colors: tuple[str, ...]
     angle: float = 0.0
+    span: tuple[float, float, float, float] | None = None
 
 
 Fill = str | Gradient | None

@@ -164,9 +164,13 @@ class OpPainter:
     def _shade(self, gradient: Gradient, path: object, box: tuple[float, float, float, float]
                ) -> None:
         """Fill ``path`` (its bounding ``box`` in points: x, y, w, h) with a linear gradient:
-        the shape clips an axial shading laid across the box at the gradient's angle."""
+        the shape clips an axial shading laid across the gradient's span (else the box) at
+        its angle, extended past both ends."""
         c = self.c
         x, y, w, h = box
+        if gradient.span is not None:  # the element's own box: the bleed continues its ends
+            sx, sy, sw, sh = gradient.span
+            x, y, w, h = sx * mm, self.y(sy + sh), sw * mm, sh * mm
         angle = math.radians(gradient.angle)
         dx, dy = math.cos(angle), -math.sin(angle)  # card y runs down, PDF's y up
         half = (abs(w * dx) + abs(h * dy)) / 2
