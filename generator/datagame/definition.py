@@ -273,7 +273,7 @@ def _enum_gaps(kinds: Mapping[str, KindDefinition], templates: Mapping[str, Temp
                 continue
             missing = values - set(kind.labels.get(field, {}))
             if missing:
-                gaps.append(EnumGap(name, field, frozenset(missing), doc.where(
+                gaps.append(EnumGap(name, field, frozenset(missing), doc.where_key(
                     ("kinds", name, "schema", "properties", field))))
     return tuple(gaps)
 

@@ -207,7 +207,8 @@ def _value_problems(element_type: str, raw: Mapping[str, object]) -> list[tuple[
         problem = gradient_problem(raw.get("fill"))
         if problem is not None:
             problems.append(("fill", problem))
-    if element_type == "qr" and not (isinstance(raw.get("data"), str) and raw["data"]):
+    if element_type == "qr" and "data" in raw and not (isinstance(raw["data"], str)
+                                                       and raw["data"]):
         problems.append(("data", "a qr element needs data: the text its code holds (\"{field}\" "
                          "takes a card field)"))
     return problems
