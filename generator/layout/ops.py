@@ -7,6 +7,8 @@ renderer knows PDF points and PDF's upward y axis.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+
 from msgspec import Struct
 
 Color = str | None  # "#rrggbb" or None for "no paint"
@@ -155,3 +157,13 @@ class Group(Struct, frozen=True, gc=False):
 
 
 Op = Rect | Polygon | Ellipse | Circle | Arc | Line | Text | Image | QrCode | Group
+
+
+def flat_ops(ops: Iterable[Op]) -> Iterator[Op]:
+    """Every op, those inside a group (an element drawn with opacity) included: what looks for
+    art files, texts or shapes in a face must see them too."""
+    for op in ops:
+        if isinstance(op, Group):
+            yield from flat_ops(op.ops)
+        else:
+            yield op

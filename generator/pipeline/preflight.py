@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import ctypes
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,7 +25,18 @@ import pypdfium2.raw as pdfium_raw
 
 from generator.core.findings import Finding, Severity, error, has_errors, warning
 from generator.layout.engine import FaceLayout
-from generator.layout.ops import Arc, Circle, Ellipse, Group, Line, Op, Polygon, Rect, Text
+from generator.layout.ops import (
+    Arc,
+    Circle,
+    Ellipse,
+    Group,
+    Line,
+    Op,
+    Polygon,
+    Rect,
+    Text,
+    flat_ops,
+)
 from generator.layout.textfit import PT_TO_MM
 from generator.load.fonts import string_width_mm
 from generator.model.cards import Card
@@ -88,15 +99,6 @@ def _shape_box(op: Op) -> tuple[float, float, float, float] | None:
 
 def _quote(text: str) -> str:
     return f"'{text if len(text) <= 30 else text[:29] + '…'}'"
-
-
-def flat_ops(ops: Iterable[Op]) -> Iterator[Op]:
-    """Every op, those inside a group (an element drawn with opacity) included."""
-    for op in ops:
-        if isinstance(op, Group):
-            yield from flat_ops(op.ops)
-        else:
-            yield op
 
 
 def text_problems(face: FaceLayout, safe_mm: float) -> list[Problem]:

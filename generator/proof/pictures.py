@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Protocol
 
 from generator.layout.engine import FaceLayout
+from generator.layout.ops import flat_ops
 from generator.render.cardpdf import write_card_pdf
 
 DPI = 150  # sharp on a high-density laptop screen at the page's default card width
@@ -84,7 +85,7 @@ def _file_signatures(face: FaceLayout) -> list[tuple[str, int, int]]:
     """Size and modification time of files the operations draw (raster or SVG art), so that
     replacing an art file under the same name re-renders the faces that show it."""
     signatures = []
-    for op in face.ops:
+    for op in flat_ops(face.ops):  # (art drawn with opacity too)
         for name in type(op).__struct_fields__:  # ops are msgspec Structs
             value = getattr(op, name)
             if name == "path" and isinstance(value, str):  # ops.Image names its art file

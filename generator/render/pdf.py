@@ -40,6 +40,7 @@ from generator.layout.ops import (
     QrCode,
     Rect,
     Text,
+    flat_ops,
 )
 from generator.load.fonts import font_name
 from generator.render.pdfnames import ContentNamedPath
@@ -434,7 +435,7 @@ def read_vector_art(faces: Iterable[FaceLayout], folder: Path | None = None) -> 
     that cannot be drawn stops here, naming its file."""
     placed: dict[tuple[str, str | None, tuple, float, float], Image] = {}
     for face in faces:
-        for op in face.ops:
+        for op in flat_ops(face.ops):
             if isinstance(op, Image) and op.vector:
                 placed.setdefault((op.path, op.color, op.recolor, op.w, op.h), op)
     compile_placements(list(placed), folder)  # what no cache holds, on two cores
@@ -471,7 +472,7 @@ class SheetRenderer:
     def _prepare_art(self, ops: list[Op]) -> None:
         """Draw each SVG file (in each colour it is painted) into a form of its own before the
         face form that uses it (PDF forms cannot be begun inside one another)."""
-        for op in ops:
+        for op in flat_ops(ops):
             if not isinstance(op, Image) or not op.vector:
                 continue
             with drawing_art(op.path):

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from pathlib import Path
 
 import pikepdf
 import pypdfium2 as pdfium
 import pytest
-from conftest import VOCABULARY, run_pnp
+from conftest import VOCABULARY, copy_vocabulary, run_pnp
 from PIL import Image
 
 PAPER = (0xfb, 0xf6, 0xea)
@@ -139,3 +140,24 @@ def test_preflight_warns_of_transparency_for_pdf_x_services(made: dict[str, obje
     message = next(f["message"] for f in json.loads(result.stdout)["findings"]
                    if f["code"] == "transparency")
     assert "DriveThruCards" in message and "PDF/X-1a" in message
+
+
+def test_art_drawn_with_opacity_is_one_form_placed_from_every_face(tmp_path: Path) -> None:
+    """An SVG inside a translucent element is found like any other art: drawn once into a
+    form of its own, before the faces that place it (and named in the pages' cache keys)."""
+    pack = copy_vocabulary(tmp_path)
+    template = pack / "templates" / "ship.yaml"
+    template.write_text(template.read_text(encoding="utf-8") + (
+        "  - {type: image, box: [40, 50, 8, 8], src: icons/flame.svg, fit: contain,"
+        " opacity: 0.5}\n"), encoding="utf-8")
+    result = run_pnp("build", str(pack), "--out", str(tmp_path / "out"), "--duplex", "none")
+    assert result.returncode == 0, result.stderr
+    with pikepdf.open(tmp_path / "out" / "vocab" / "en" / "a4" / "fronts.pdf") as pdf:
+        page = pdf.pages[0]
+        forms = {str(k) for k, x in page.Resources.XObject.items() if x.Subtype == "/Form"}
+        contents = page.Contents if isinstance(page.Contents, pikepdf.Array) else [page.Contents]
+        placed = Counter(name.decode() for name in re.findall(
+            rb"/(\S+) Do", b"".join(part.read_bytes() for part in contents)))
+    # the flame at two sizes (the sloop's inline icon, the translucent image): two forms, the
+    # translucent one placed on each of the three ship fronts
+    assert sorted(placed[name.lstrip("/")] for name in forms) == [1, 3]
