@@ -17,10 +17,13 @@ from generator.core.findings import Finding
 from generator.core.records import PartlyCompared
 from generator.load.parsecache import safe_load
 from generator.model.cards import Card
-from generator.model.template import data_template_folder
+from generator.model.template import data_template_folder, enum_labels
 from generator.runtime.resources import builtin_template_file
 
 LABEL_CONTEXT = "label"
+#: the msgctxt of a pack's name and of a deck's name (printed on a tuck box)
+PACK_CONTEXT = "pack"
+DECK_CONTEXT = "deck"
 
 
 def field_context(card_id: str, field_name: str) -> str:
@@ -30,10 +33,14 @@ def field_context(card_id: str, field_name: str) -> str:
 
 def source_labels(game: str) -> Mapping[str, str]:
     """Label key -> source-language text (``labels.yaml`` of the game's template folder; a
-    game defined in data may have none: its labels are the templates' own words)."""
+    game defined in data may have none: its labels are the templates' own words, and the
+    ``x-labels`` of its enum fields)."""
     folder = data_template_folder(game)
     if folder is not None:
-        return _pack_labels(folder)
+        enums = enum_labels(game)  # the printed texts of enum values (x-labels)
+        if not enums:
+            return _pack_labels(folder)
+        return {**{key: text for key, (text, _) in enums.items()}, **_pack_labels(folder)}
     return _labels_in(builtin_template_file(game, "labels.yaml"))
 
 
@@ -95,6 +102,11 @@ class Localizer(PartlyCompared, Struct):
         if not isinstance(source, str):
             return "" if source is None else str(source)
         return self._lookup(field_context(card.id, card.yaml_key(field_name)), source)
+
+    def text(self, context: str, source: str) -> str:
+        """A message other than a card field or label (a pack's or a deck's name) in this
+        locale; the source text, recorded as missing, when the catalog has none."""
+        return self._lookup(context, source)
 
     def label(self, key: str) -> str:
         if self.labels is None:

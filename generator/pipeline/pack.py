@@ -66,13 +66,22 @@ def _manifest(doc: YamlDocument, game: str) -> Manifest:
         locales=locales,
         set_mark=str(data.get("set_mark", data["pack"])),
         set_mark_label=str(data.get("set_mark_label", "")),
-        card_size=CardSize.from_spec(data.get("card_size", "poker")),
+        card_size=_card_size(data),
         extends=str(data["extends"]) if data.get("extends") else None,
         location=doc.where(()),
         sheet_per_kind=bool(data.get("sheet_per_kind", True)),
         options=MappingProxyType(dict(data.get("options") or {})),
         fields=MappingProxyType({str(key): doc.where((key,)) for key in data}),
     )
+
+
+def _card_size(data: Mapping[str, object]) -> CardSize:
+    """The pack's card size with its corner radius (``corner_radius_mm``, 0 when absent)."""
+    size = CardSize.from_spec(data.get("card_size", "poker"))
+    radius = data.get("corner_radius_mm")
+    if isinstance(radius, int | float) and not isinstance(radius, bool) and radius > 0:
+        size = CardSize(size.width_mm, size.height_mm, size.name, float(radius))
+    return size
 
 
 def _find_game(doc: YamlDocument, root: Path, base_game: Game | None,

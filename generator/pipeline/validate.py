@@ -16,6 +16,7 @@ from generator.model.cards import CardSet
 from generator.model.deck import pack_deck_findings
 from generator.model.game import Game
 from generator.pipeline import crosspack
+from generator.pipeline.cardgeometry import card_geometry_findings
 from generator.pipeline.pack import PackLoad, load_pack
 from generator.rules.basepack import missing_kinds
 from generator.runtime.gcpause import collector_paused
@@ -114,6 +115,7 @@ def _validate(base: Path, expansions: tuple[Path, ...],
     own = game.check(card_set)
     result.findings.extend(crosspack.without_refined(generic, own))
     result.findings.extend(own)
+    result.findings.extend(card_geometry_findings(card_set, game))
     if not any(f.severity == "error" for f in result.findings):  # not a missing file's echo
         result.findings.extend(missing_kinds(card_set, game))
     for pack in card_set.packs:  # every decks/*.yaml as a file (issue 24)

@@ -272,7 +272,8 @@ def test_translation_commands_on_the_data_game(tmp_path: Path) -> None:
     assert pnp(base, "i18n", "update", GAME).returncode == 0
     assert [(e.msgctxt, e.msgid, e.msgstr) for e in polib.pofile(str(catalog))] == before
     status = pnp(base, "i18n", "status", GAME).stdout.splitlines()
-    assert status[1].split() == ["de", "55", "0", "0", "0", "100.0%"]
+    assert status[1].split() == ["de", "57", "0", "0", "0", "100.0%"]  # (the pack's and deck's
+    # names included)
     msgfmt = subprocess.run(["msgfmt", "-c", "-o", os.devnull, str(base / GAME / "locales"
                                                                      / "de.po")],
                             capture_output=True, text=True)
