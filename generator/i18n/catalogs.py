@@ -8,7 +8,7 @@ them), so Poedit, Weblate and Crowdin work on them directly.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
@@ -257,16 +257,22 @@ def extract(pack: Pack, messages: Iterable[Message]) -> Path:
     return write_catalog(_template(pack, messages, previous), target)
 
 
-def no_locale_message(pack: Pack, locale: str) -> str:
-    """Why a locale cannot be used, and the one command that adds it."""
+def no_locale_message(pack: Pack, locale: str, expansions: Sequence[Pack] = ()) -> str:
+    """Why a locale cannot be used, and the one command that adds it (to ``pack``, the base;
+    with ``expansions``, none of the set's packs ships it)."""
     from generator.core.location import display_path
 
+    listed = "; ".join(f"{other.manifest.pack} ships: {', '.join(other.manifest.locales)}"
+                       for other in (pack, *expansions))
+    if not expansions:
+        listed = f"it ships: {', '.join(pack.manifest.locales)}"
     if language_name(locale) is None:  # a typo or stray characters ('ru\n'): no command adds it
         return (f"{shown_locale(locale)} is not a language code (use an ISO 639 code such as de, "
                 f"fr, pt_BR); pack '{pack.manifest.pack}' ships: "
                 f"{', '.join(pack.manifest.locales)}")
-    return (f"pack '{pack.manifest.pack}' has no locale '{locale}' (it ships: "
-            f"{', '.join(pack.manifest.locales)}); to translate it, run: pnp i18n update "
+    owner = (f"pack '{pack.manifest.pack}' has no locale" if not expansions else
+             "no pack of the set ships the locale")
+    return (f"{owner} '{locale}' ({listed}); to translate it, run: pnp i18n update "
             f"{display_path(pack.root)} --locale {locale} (adds '{locale}' to the locales: of "
             f"game.yaml and creates locales/{locale}.po)")
 

@@ -7,12 +7,17 @@ recorded, so that validate and build can report it.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from msgspec import Struct
+from msgspec import field as struct_field
+
 from generator.core.findings import Finding
+from generator.core.location import Location
 from generator.load.parsecache import safe_load
 from generator.model.cards import Card
 from generator.model.template import data_template_folder
@@ -57,27 +62,45 @@ def _pack_labels(folder: Path) -> Mapping[str, str]:
     return {str(k): v for k, v in doc.data.items() if isinstance(v, str)}
 
 
+MessageKey = tuple[str, str]  # (msgctxt, msgid)
+
+
 @dataclass(slots=True)
 class Localizer:
-    """Texts for one locale; ``catalog`` maps (msgctxt, msgid) -> translation."""
+    """Texts for one locale; ``catalog`` maps (msgctxt, msgid) -> translation.
+
+    A card prints its own text when its pack is written in this locale: the base pack's source
+    language (``source_locale``), or an expansion's own (``pack_sources``: an expansion written
+    in Russian beside an English base prints its Russian texts in a Russian build, and needs
+    its catalog in an English one)."""
 
     game: str
     locale: str
     source_locale: str
-    catalog: Mapping[tuple[str, str], str] = field(default_factory=dict)
-    missing: set[tuple[str, str]] = field(default_factory=set)
+    catalog: Mapping[MessageKey, str] = field(default_factory=dict)
+    missing: set[MessageKey] = field(default_factory=set)
     #: what reading the catalogs found (a broken or refused PO file), reported by the checks
     problems: list[Finding] = field(default_factory=list)
     #: the game's source labels, looked up once (a face asks for dozens)
     labels: Mapping[str, str] | None = field(default=None, repr=False, compare=False)
+    #: pack id -> its source language, for the packs written in another than the base's
+    pack_sources: Mapping[str, str] = field(default_factory=dict)
+    #: messages whose translation is marked fuzzy (not printed: it waits for review)
+    fuzzy: Mapping[MessageKey, str] = field(default_factory=dict)
+    #: where each message of the catalogs is translated (the line of its ``msgstr``)
+    places: Mapping[MessageKey, Location] = field(default_factory=dict)
 
     @property
     def is_source(self) -> bool:
+        """Whether this is the base pack's source language (its labels and cards print as
+        written)."""
         return self.locale == self.source_locale
 
-    def _lookup(self, context: str, source: str) -> str:
-        if self.is_source or not source:
-            return source
+    def prints_source(self, card: Card) -> bool:
+        """Whether ``card`` prints its texts as written: its pack is written in this locale."""
+        return self.pack_sources.get(card.pack, self.source_locale) == self.locale
+
+    def _translate(self, context: str, source: str) -> str:
         translated = self.catalog.get((context, source))
         if translated:
             return translated
@@ -88,34 +111,77 @@ class Localizer:
         source = getattr(card, field_name, None)
         if not isinstance(source, str):
             return "" if source is None else str(source)
-        return self._lookup(field_context(card.id, card.yaml_key(field_name)), source)
+        if not source or self.prints_source(card):
+            return source
+        return self._translate(field_context(card.id, card.yaml_key(field_name)), source)
 
     def label(self, key: str) -> str:
         if self.labels is None:
             self.labels = source_labels(self.game)
         source = self.labels.get(key, key)
-        return self._lookup(LABEL_CONTEXT, source)
+        return source if self.is_source or not source else self._translate(LABEL_CONTEXT,
+                                                                            source)
 
 
 def source_localizer(game: str, locale: str) -> Localizer:
     return Localizer(game=game, locale=locale, source_locale=locale)
 
 
-def load_catalog(pack_root: Path, locale: str) -> tuple[dict[tuple[str, str], str],
-                                                       list[Finding]]:
-    """Translated, non-fuzzy entries of ``locales/<locale>.po`` as (msgctxt, msgid) -> msgstr,
-    read under the pack file policy; a missing catalog is empty, a broken one a finding."""
+class PackCatalog(Struct):
+    """One pack's catalog of one locale, as the checks need it: the translations that print,
+    the fuzzy ones (which do not), where each message's ``msgstr`` is written (a translator
+    fixes a translation there, not in the card file), and what was wrong with the file."""
+
+    translations: dict[MessageKey, str] = struct_field(default_factory=dict)
+    fuzzy: dict[MessageKey, str] = struct_field(default_factory=dict)
+    places: dict[MessageKey, Location] = struct_field(default_factory=dict)
+    findings: list[Finding] = struct_field(default_factory=list)
+
+
+def read_pack_catalog(pack_root: Path, locale: str) -> PackCatalog:
+    """``locales/<locale>.po`` of a pack, read under the pack file policy; a missing catalog is
+    empty, a broken one a finding."""
     from generator.i18n.pofiles import read_catalog
     from generator.load.packfiles import PackFolder
 
     folder = PackFolder(pack_root)
     file = folder.entry(f"locales/{locale}.po")
     if file is None:
-        return {}, []
+        return PackCatalog()
     entries, findings = read_catalog(folder, file)
-    catalog: dict[tuple[str, str], str] = {}
-    for entry in entries or ():
-        if entry.obsolete or "fuzzy" in entry.flags or not entry.msgstr:
+    result = PackCatalog(findings=findings)
+    if entries is None:
+        return result
+    msgstr_lines = _msgstr_lines(file.path)
+    for entry in entries:
+        if entry.obsolete:
             continue
-        catalog[(entry.msgctxt or "", entry.msgid)] = entry.msgstr
-    return catalog, findings
+        key = (entry.msgctxt or "", entry.msgid)
+        # the first msgstr line at or after the entry's first line
+        at = bisect_left(msgstr_lines, max(entry.linenum, 1))
+        line = msgstr_lines[at] if at < len(msgstr_lines) else max(entry.linenum, 1)
+        result.places[key] = Location(file.display, line, 1)
+        if not entry.msgstr:
+            continue
+        if "fuzzy" in entry.flags:
+            result.fuzzy[key] = entry.msgstr
+        else:
+            result.translations[key] = entry.msgstr
+    return result
+
+
+def _msgstr_lines(path: Path) -> list[int]:
+    """The numbers of the lines that begin a ``msgstr`` (read after polib accepted the file)."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    return [number for number, line in enumerate(text.split("\n"), 1)
+            if line.startswith("msgstr")]
+
+
+def load_catalog(pack_root: Path, locale: str) -> tuple[dict[MessageKey, str], list[Finding]]:
+    """Translated, non-fuzzy entries of ``locales/<locale>.po`` as (msgctxt, msgid) -> msgstr,
+    read under the pack file policy; a missing catalog is empty, a broken one a finding."""
+    read = read_pack_catalog(pack_root, locale)
+    return read.translations, read.findings

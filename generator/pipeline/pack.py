@@ -18,6 +18,7 @@ from generator.core.findings import Finding, Severity, error
 from generator.core.limits import MAX_CARDS
 from generator.core.location import Location, display_path
 from generator.games import get_game, known_games
+from generator.i18n.glossary import GLOSSARY_NAME
 from generator.load.packfiles import PackFile, PackFolder
 from generator.load.yamldoc import YamlDocument
 from generator.model.cards import Card, CardSize, Manifest, Pack, SourceRef
@@ -26,7 +27,6 @@ from generator.runtime.forked import Forked, worker_count
 from generator.schema import check as schemacheck
 
 MANIFEST_NAME = "game.yaml"
-GLOSSARY_NAME = "glossary.yaml"
 _NOT_CARD_FILES = frozenset({MANIFEST_NAME, GLOSSARY_NAME})
 _NOT_CARD_DIRS = frozenset({"locales", "decks", "templates"})
 _GENERIC_SCHEMAS = "generator.schema"

@@ -18,7 +18,7 @@ from generator.i18n.localize import Localizer, field_context
 from generator.layout.engine import FaceLayout
 from generator.model.cards import Card, CardSet
 from generator.model.template import TemplateError
-from generator.pipeline.localecheck import check_locale, localizer_for
+from generator.pipeline.localecheck import check_locale, localizer_for, set_locales
 from generator.pipeline.validate import validate
 from generator.proof.facememo import FaceMemo
 
@@ -106,7 +106,7 @@ def _outlines(face: FaceLayout) -> tuple[Outline, ...]:
 
 def _untranslated(card: Card, localizer: Localizer) -> tuple[str, ...]:
     """The card's fields this locale prints in the source language for want of a translation."""
-    if localizer.is_source:
+    if localizer.prints_source(card):
         return ()
     return tuple(card.yaml_key(attr) for attr, source in card.text_fields().items()
                  if not localizer.catalog.get((field_context(card.id, card.yaml_key(attr)),
@@ -165,10 +165,10 @@ def collect(pack: Path, expansions: Sequence[Path], locales: Sequence[str],
     manifest = card_set.base.manifest
     chosen = tuple(dict.fromkeys(locales)) or (manifest.source_locale,)
     for locale in chosen:
-        if locale not in manifest.locales:
+        if locale not in set_locales(card_set):
             from generator.i18n.catalogs import no_locale_message
 
-            raise UsageError(no_locale_message(card_set.base, locale))
+            raise UsageError(no_locale_message(card_set.base, locale, card_set.expansions))
     proof = Proof(title=manifest.name, pack=card_set.name,
                   locales=chosen, bleed_mm=bleed_mm)
     views = _card_views(card_set)

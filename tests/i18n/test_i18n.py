@@ -115,7 +115,7 @@ def test_changed_icon_tokens_in_a_translation_are_an_error(mini):
 
 def test_glossary_flags_an_inconsistent_term(mini):
     (mini / "glossary.yaml").write_text(
-        "terms:\n  - en: first row\n    ru: [перв]\n", encoding="utf-8")
+        "terms:\n  - en: first row\n    ru: [перв*]\n", encoding="utf-8")
     source = "A ship with a {gun-5in} gun fires at the enemy's first row."
     write_po(mini, {("gun-5in.text", source): "Корабль с {gun-5in} стреляет по дозору врага."})
     findings = [f for f in locale_findings(mini) if f.code == "glossary-term"]
