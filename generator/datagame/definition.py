@@ -17,7 +17,7 @@ from typing import Any
 
 from generator.core.findings import Finding, did_you_mean, error
 from generator.core.location import Location
-from generator.datagame.cards import IMPLIED_FIELDS, DataCard, card_builder
+from generator.datagame.cards import IMPLIED_FIELDS, DataCard, card_builder, partial_builder
 from generator.datagame.rules import (
     DataRule,
     RuleContext,
@@ -438,7 +438,8 @@ def _game(definition: DataGame, raw_kinds: Mapping[str, Any], data: Mapping[str,
         size = raw_kinds[name].get("size")
         kinds[name] = CardKind(name, f"{name}.schema.json", card_builder(kind.translatable),
                                size=CardSize.from_spec(size) if size else None,
-                               schema_data=kind.schema)
+                               schema_data=kind.schema,
+                               partial=partial_builder(kind.translatable))
 
     def rule_check(card_set) -> list[Finding]:
         cards = [c for c in card_set.cards if isinstance(c, DataCard)]

@@ -380,10 +380,31 @@ def _decided(fast: Evaluator, card: DataCard, bare: Sequence[str]) -> Any:
         return None
 
 
+def reads_unsound(rule: DataRule, card: DataCard, as_self: bool) -> bool:
+    """Whether ``rule`` reads a field that failed ``card``'s schema (a card built from its
+    sound fields only: :attr:`DataCard.unsound`), on the card it checks (``as_self``) or on
+    the cards it ranges over: such a rule is not run there, as no value of that field can be
+    trusted, nor made up."""
+    if not card.unsound:
+        return False
+    facts = rule.reads
+    assert facts is not None
+    if as_self:
+        if "self" in facts.whole:
+            return True
+        read = {name for variable, name in facts.fields if variable in ("self", "")}
+        return bool(card.unsound & (read | facts.names))
+    return bool(card.unsound & {name for variable, name in facts.fields
+                                if variable not in ("self", "")})
+
+
 def check_card_rule(rule: DataRule, cards: CelCards) -> list[Finding]:
     assert rule.expression is not None and rule.reads is not None
     facts = rule.reads
-    targets = [c for c in cards.cards if rule.kind is None or c.kind == rule.kind]
+    if "cards" in facts.names and any(reads_unsound(rule, c, False) for c in cards.cards):
+        return []  # (the set holds a card whose value this rule would read is unsound)
+    targets = [c for c in cards.cards if (rule.kind is None or c.kind == rule.kind)
+               and not reads_unsound(rule, c, True)]
     costly = _too_costly(rule, len(cards.cards))
     if costly is not None:
         return [costly]
@@ -450,6 +471,8 @@ def involved(rule: DataRule, over: str, items: Sequence[tuple[str, Any]],
 def check_set_rule(rule: DataRule, cards: CelCards) -> list[Finding]:
     assert rule.expression is not None
     targets = [c for c in cards.cards if rule.kind is None or c.kind == rule.kind]
+    if any(reads_unsound(rule, c, False) for c in targets):
+        return []  # (a card of the set failed its schema in a field this rule reads)
     costly = _too_costly(rule, len(targets))
     if costly is not None:
         return [costly]

@@ -26,6 +26,7 @@ YAML_SUFFIXES = frozenset({".yaml", ".yml"})
 FieldText = Callable[[Card, str], str]
 LabelText = Callable[[str], str]
 CardBuilder = Callable[[Mapping[str, object], str, SourceRef], Card]
+PartialBuilder = Callable[[Mapping[str, object], str, SourceRef, frozenset[str]], Card]
 RuleCheck = Callable[[CardSet], list[Finding]]
 DeckCheck = Callable[["Deck", CardSet], list[Finding]]
 
@@ -38,6 +39,9 @@ class CardKind(Struct, frozen=True):
     size: CardSize | None = None
     #: a game defined in data carries the kind's JSON Schema itself, not a package file
     schema_data: Mapping[str, Any] | None = None
+    #: builds a card that failed its schema from its sound fields (the unsound ones named),
+    #: for the rules that read only those; None: the game's rules need whole cards
+    partial: PartialBuilder | None = None
 
 
 class Faces(Struct, frozen=True):

@@ -1,7 +1,10 @@
 """Load a pack folder: manifest, card files, schema checks, and the typed card objects.
 
 Loading never stops at the first bad card: every file and every card is checked, each problem
-becomes a finding, and only the cards that passed their schema are turned into model objects.
+becomes a finding, and only the cards that passed their schema are turned into the pack's model
+objects. A card that failed its schema is kept aside (``PackLoad.failed``), built from its sound
+fields where its game can check it so, for the checks those fields allow: one run reports every
+problem it can see.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from generator.i18n.glossary import GLOSSARY_NAME
 from generator.load.packfiles import PackFile, PackFolder
 from generator.load.yamldoc import YamlDocument
 from generator.model.cards import Card, CardSize, Manifest, Pack, SourceRef
-from generator.model.game import YAML_SUFFIXES, Game
+from generator.model.game import YAML_SUFFIXES, CardKind, Game
 from generator.runtime.forked import Forked, worker_count
 from generator.schema import check as schemacheck
 
@@ -33,12 +36,18 @@ _GENERIC_SCHEMAS = "generator.schema"
 
 
 class PackLoad(Struct):
-    """What loading a pack produced: the pack (if its manifest was usable) and the findings."""
+    """What loading a pack produced: the pack (if its manifest was usable) and the findings.
+
+    ``failed``: the cards that failed their schema but have a sound id and kind, so that the
+    checks their other fields allow still see them (ids are unique across them too; a game
+    that can check a card from its sound fields gets it built so, see ``CardKind.partial``,
+    any other a bare :class:`Card` of id and kind). They are never printed."""
 
     pack: Pack | None
     game: Game | None
     findings: list[Finding] = field(default_factory=list)
     documents: dict[str, YamlDocument] = field(default_factory=dict)
+    failed: list[Card] = field(default_factory=list)
 
 
 __all__ = ["PackLoad", "card_files", "card_suffixes", "display_path", "load_pack"]
@@ -186,7 +195,9 @@ class _FieldLocations(Mapping[str, Location]):
 
 
 def _load_cards(doc: YamlDocument, manifest: Manifest, game: Game,
-                findings: list[Finding]) -> list[Card]:
+                findings: list[Finding]) -> list[tuple[Card, bool]]:
+    """The cards of one document in order, each with whether it passed its schema (one that
+    did not is built from its sound fields, see :class:`PackLoad`)."""
     if not isinstance(doc.data, Mapping):
         findings.append(error(
             "not-a-mapping",
@@ -199,9 +210,9 @@ def _load_cards(doc: YamlDocument, manifest: Manifest, game: Game,
     cards_data = doc.data.get("cards")
     if not isinstance(cards_data, list):
         return []
-    built: list[Card] = []
+    built: list[tuple[Card, bool]] = []
     bad_items = {f.location for f in envelope}
-    refused = _refused_rows(doc, findings)
+    refused = _refused_cells(doc, findings)
     for index, item in enumerate(cards_data):
         if not isinstance(item, Mapping) or (bad_items and bad_items & {
                 doc.where(("cards", index)),
@@ -217,25 +228,42 @@ def _load_cards(doc: YamlDocument, manifest: Manifest, game: Game,
                 f"{schemacheck.did_you_mean(str(item.get('kind')), choices)}",
                 doc.where(("cards", index, "kind")), card_id))
             continue
-        problems = schemacheck.check(doc, game.schema_package, kind.schema, instance=item,
-                                     base=("cards", index), card=card_id,
-                                     schema=kind.schema_data)
-        findings.extend(problems)
-        if not problems and index not in refused:
-            built.append(kind.build(item, manifest.pack, _source_ref(doc, index, item)))
+        verdict = schemacheck.check_card(doc, game.schema_package, kind.schema, instance=item,
+                                         base=("cards", index), card=card_id,
+                                         schema=kind.schema_data)
+        findings.extend(verdict.findings)
+        source = _source_ref(doc, index, item)
+        cells = refused.get(index, frozenset())
+        if not verdict.findings and not cells:
+            built.append((kind.build(item, manifest.pack, source), True))
+            continue
+        unsound = None if verdict.unsound is None else verdict.unsound | cells
+        if unsound is not None and "id" not in unsound and isinstance(item.get("id"), str):
+            built.append((_failed_card(kind, item, manifest.pack, source, unsound), False))
     return built
 
 
-def _refused_rows(doc: YamlDocument, findings: list[Finding]) -> set[int]:
-    """Cards of a table with a cell refused when it was read (an uncomputed formula, an error
-    value): reported at the cell already, and not built, so rules do not trip over the gap."""
+def _failed_card(kind: CardKind, item: Mapping[str, object], pack: str, source: SourceRef,
+                 unsound: frozenset[str]) -> Card:
+    """A card that failed its schema, as the checks of its sound fields see it."""
+    if kind.partial is not None and "kind" not in unsound:
+        return kind.partial(item, pack, source, unsound)
+    return Card(id=str(item["id"]), kind=kind.name, count=1, pack=pack, source=source)
+
+
+def _refused_cells(doc: YamlDocument, findings: list[Finding]) -> dict[int, frozenset[str]]:
+    """The fields of a table's cards whose cell was refused when it was read (an uncomputed
+    formula, an error value), by card: reported at the cell already, and left out of the
+    card, so rules do not trip over the gap."""
     cells = {f.location for f in findings if f.severity is Severity.ERROR
              and f.location.file == doc.file}
     if not cells:
-        return set()
-    return {key[1] for key, where in doc.values.items()
-            if len(key) == 3 and key[0] == "cards" and where in cells
-            and isinstance(key[1], int)}
+        return {}
+    refused: dict[int, set[str]] = {}
+    for key, where in doc.values.items():
+        if len(key) == 3 and key[0] == "cards" and where in cells and isinstance(key[1], int):
+            refused.setdefault(key[1], set()).add(str(key[2]))
+    return {index: frozenset(names) for index, names in refused.items()}
 
 
 def _card_documents(folder: PackFolder, file: PackFile, game: Game
@@ -352,7 +380,7 @@ def load_pack(path: Path, base_game: Game | None = None) -> PackLoad:
             entries += _entries(loaded_docs)
     for doc in documents:
         result.documents[doc.file] = doc
-        for card in _load_cards(doc, manifest, game, result.findings):
+        for card, sound in _load_cards(doc, manifest, game, result.findings):
             if card.id in seen:
                 first = seen[card.id]
                 result.findings.append(error(
@@ -360,7 +388,7 @@ def load_pack(path: Path, base_game: Game | None = None) -> PackLoad:
                     card.source.of("id"), card.id))
                 continue
             seen[card.id] = card.source.of("id")
-            cards.append(card)
+            (cards if sound else result.failed).append(card)
     result.pack = Pack(manifest=manifest, root=root, cards=tuple(cards))
     result.game = game
     return result
