@@ -324,8 +324,14 @@ class LocaleStatus:
     missing: int
     fuzzy: int
     obsolete: int
-    #: the untranslated messages themselves (``--verbose`` lists them)
+    #: the messages without a translation that prints: missing and fuzzy (``--verbose``)
     untranslated: tuple[Message, ...] = ()
+    #: the messages with no translation at all, where their source text is written
+    missing_entries: tuple[Message, ...] = ()
+    #: the messages whose translation waits for review, where the catalog holds it
+    fuzzy_entries: tuple[Message, ...] = ()
+    #: catalog entries no current message has (removed or changed cards), where they are
+    obsolete_entries: tuple[Message, ...] = ()
 
     @property
     def missing_by_field(self) -> dict[str, int]:
@@ -342,32 +348,33 @@ class LocaleStatus:
 
 
 def status(pack: Pack, messages: list[Message]) -> list[LocaleStatus]:
-    """Per locale: how many of the current messages are translated, missing or fuzzy, and
-    how many catalog entries no longer match any message (obsolete)."""
-    wanted = {(m.context, m.source) for m in messages}
+    """Per locale the pack ships: which of the current messages are translated, missing or
+    fuzzy, and which catalog entries no longer match any message (obsolete), each named with
+    where it is."""
+    wanted = {(m.context, m.source): m for m in messages}
     result: list[LocaleStatus] = []
-    for locale in pack.manifest.locales:
-        if locale == pack.manifest.source_locale:
-            continue
-        path = pack.root / "locales" / f"{locale}.po"
-        entries = _existing(path) or []
-        translated = fuzzy = obsolete = 0
-        seen: set[tuple[str, str]] = set()
+    for locale in target_locales(pack):
+        shown = f"locales/{locale}.po"
+        entries = _existing(pack.root / shown) or []
+        translated = 0
+        fuzzy: list[Message] = []
+        obsolete: list[Message] = []
         done: set[tuple[str, str]] = set()
         for entry in entries:
             key = (entry.msgctxt or "", entry.msgid)
+            at = f"{shown}:{entry.linenum}"
             if entry.obsolete or key not in wanted:
-                obsolete += 1
+                obsolete.append(Message(key[0], key[1], at))
                 continue
-            seen.add(key)
             if "fuzzy" in entry.flags:
-                fuzzy += 1
-                done.add(key)
+                fuzzy.append(Message(key[0], key[1], at, wanted[key].comment))
             elif entry.msgstr:
                 translated += 1
                 done.add(key)
+        fuzzy_keys = {(m.context, m.source) for m in fuzzy}
         untranslated = tuple(m for m in messages if (m.context, m.source) not in done)
-        missing = len(wanted) - translated - fuzzy
-        result.append(LocaleStatus(locale, len(wanted), translated, missing, fuzzy, obsolete,
-                                   untranslated))
+        missing = tuple(m for m in untranslated if (m.context, m.source) not in fuzzy_keys)
+        result.append(LocaleStatus(locale, len(wanted), translated, len(missing), len(fuzzy),
+                                   len(obsolete), untranslated, missing, tuple(fuzzy),
+                                   tuple(obsolete)))
     return result

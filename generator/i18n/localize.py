@@ -115,6 +115,25 @@ class Localizer:
             return source
         return self._translate(field_context(card.id, card.yaml_key(field_name)), source)
 
+    def printed_from(self, card: Card, name: str) -> tuple[str, Location | None]:
+        """What a face's text named ``name`` prints on ``card`` ("ship name", "label
+        'Points'"), and where its translation is written when it printed one (the line of
+        its ``msgstr``: a translator fixes it there); None for a text as written."""
+        for attribute, source in card.text_fields().items():
+            key = card.yaml_key(attribute)
+            if key == name:
+                message = (field_context(card.id, key), source)
+                translated = not self.prints_source(card) and message in self.catalog
+                return f"{card.kind} {key}", self.places.get(message) if translated else None
+        if name in card.source.fields:
+            return name, None
+        if self.labels is None:
+            self.labels = source_labels(self.game)
+        text = self.labels.get(name, name)
+        message = (LABEL_CONTEXT, text)
+        translated = not self.is_source and message in self.catalog
+        return f"label '{text}'", self.places.get(message) if translated else None
+
     def label(self, key: str) -> str:
         if self.labels is None:
             self.labels = source_labels(self.game)

@@ -121,9 +121,10 @@ def _find_game(doc: YamlDocument, root: Path, base_game: Game | None,
                 return loaded[1]
     if game is None:
         key = "game" if data.get("game") else "extends"
-        hint = (f"; an expansion of a game defined in data is checked with its base pack "
-                f"(pnp validate BASE --with {display_path(root)}), or found beside it "
-                f"as ../{name}" if key == "extends" else "")
+        hint = (f"; an expansion of a game defined in data is read with its base pack "
+                f"(pnp validate BASE --with {display_path(root)}, pnp i18n status BASE --with "
+                f"{display_path(root)}), or found beside it as ../{name}"
+                if key == "extends" else "")
         result.findings.append(error(
             "unknown-game", f"unknown game '{name}'; known games: "
             f"{', '.join(known_games())}, or a pack defining its game with kinds:{hint}",
