@@ -292,7 +292,8 @@ class DataDefinedGame(Game, frozen=True):
     definition (game.yaml, the pack's templates, art and icons)."""
 
     definition: DataGame | None = None
-    card_file_suffixes: frozenset[str] = YAML_SUFFIXES | {".csv", ".xlsx"}
+    # (generator.datagame.tables.TABLE_SUFFIXES, named here: that module loads when a table does)
+    card_file_suffixes: frozenset[str] = YAML_SUFFIXES | {".csv", ".xlsx", ".ods"}
     art_checked_on_load: bool = True
     layout_child_share: float = 0.75
 

@@ -34,8 +34,8 @@ from generator.load.parsecache import load_yaml_text
 from generator.load.yamldoc import LoadProblem, YamlDocument, decode_utf8
 
 #: suffixes of the files pnp reads from a pack; a broken entry with another suffix is not ours
-READ_SUFFIXES = frozenset({".yaml", ".yml", ".po", ".pot", ".csv", ".xlsx", ".png", ".jpg",
-                           ".jpeg", ".webp", ".svg", ".ttf", ".otf"})
+READ_SUFFIXES = frozenset({".yaml", ".yml", ".po", ".pot", ".csv", ".xlsx", ".ods", ".png",
+                           ".jpg", ".jpeg", ".webp", ".svg", ".ttf", ".otf"})
 _READ_CHUNK = 1 << 20
 
 

@@ -263,11 +263,9 @@ def _not_shipped(pack: Pack, locale: str, strict: bool, labels: bool) -> Finding
         locale)
 
 
-def _glossary(pack: Pack, base: Pack, locale: str, findings: list[Finding]) -> Terms:
+def _glossary(pack: Pack, base: Pack, locale: str) -> Terms:
     """The glossary terms a pack's translation into ``locale`` keeps: its own, and its base
     game's when it is written in the base's language."""
-    read = read_glossary(pack.root)
-    findings += read.findings
     terms = load_glossary(pack.root, locale)
     if pack is not base and pack.manifest.source_locale == base.manifest.source_locale:
         terms = terms + load_glossary(base.root, locale)
@@ -297,7 +295,8 @@ def check_locale(card_set: CardSet, game: Game, locale: str, strict: bool = Fals
                                          labels=pack is base and not localizer.is_source))
             findings += _printed_as_written(pack, locale, styles)
             continue
-        glossary = _glossary(pack, base, locale, findings)
+        findings += read_glossary(pack.root).findings
+        glossary = _glossary(pack, base, locale)
         for card in pack.cards:
             for key, source in _source_texts(card):
                 message = _Message(field_context(card.id, key), source, localizer,
@@ -308,7 +307,7 @@ def check_locale(card_set: CardSet, game: Game, locale: str, strict: bool = Fals
                                             else card.source.of(key), card.id, locale,
                                             message.what, styles)
     if labels_translated:
-        findings += _label_findings(game, checks, base, styles, findings)
+        findings += _label_findings(game, checks, base, styles)
     if laid_out is not None:
         findings += laid_out.result().findings
     elif layout and game.faces is not None:
@@ -316,8 +315,8 @@ def check_locale(card_set: CardSet, game: Game, locale: str, strict: bool = Fals
     return findings
 
 
-def _label_findings(game: Game, checks: _Checks, base: Pack, styles: tuple[str, ...],
-                    findings: list[Finding]) -> list[Finding]:
+def _label_findings(game: Game, checks: _Checks, base: Pack, styles: tuple[str, ...]
+                    ) -> list[Finding]:
     """The game's template labels in the locale (the base pack's catalog translates them)."""
     # imported here: the source locale has no catalog (its build never loads polib)
     from generator.i18n.catalogs import label_locations, label_messages
@@ -325,7 +324,7 @@ def _label_findings(game: Game, checks: _Checks, base: Pack, styles: tuple[str, 
     folder = data_template_folder(game.name)
     labels_file = Location(f"templates/{game.name}/labels.yaml" if folder is None
                            else display_path(folder / "labels.yaml"), 1, 1)
-    glossary = _glossary(base, base, checks.locale, findings)
+    glossary = _glossary(base, base, checks.locale)
     written = label_locations(game.name)
     found: list[Finding] = []
     for label in label_messages(game.name):

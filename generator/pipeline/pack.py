@@ -17,7 +17,7 @@ from types import MappingProxyType
 from msgspec import Struct, field
 
 from generator.core.errors import UsageError
-from generator.core.findings import Finding, Severity, error
+from generator.core.findings import Finding, Severity, error, warning
 from generator.core.limits import MAX_CARDS
 from generator.core.location import Location, display_path
 from generator.games import get_game, known_games
@@ -64,6 +64,56 @@ def card_files(folder: PackFolder, suffixes: frozenset[str] = YAML_SUFFIXES
              if file.suffix in suffixes and str(file.relative) not in _NOT_CARD_FILES
              and file.relative.parts[0] not in _NOT_CARD_DIRS]
     return found, list(listing.findings)
+
+
+#: folders that hold a pack's pictures, fonts and outputs, never card files
+_ASIDE_DIRS = _NOT_CARD_DIRS | {"art", "icons", "fonts", "schemas", "output"}
+#: what a pack folder holds besides cards, never read as card files: notes, pictures, fonts,
+#: catalogs, schemas for editors
+_NOT_CARDS = frozenset({".md", ".txt", ".rst", ".pdf", ".html", ".htm", ".png", ".jpg",
+                        ".jpeg", ".webp", ".svg", ".gif", ".ttf", ".otf", ".woff", ".woff2",
+                        ".po", ".pot", ".mo", ".json", ".license"})
+#: tables in formats pnp does not read, by what writes them
+_OTHER_TABLES = {".xls": "Excel 97-2003 workbook", ".xlt": "Excel 97-2003 template",
+                 ".xlsm": "Excel workbook with macros", ".xlsb": "Excel binary workbook",
+                 ".xltx": "Excel template", ".ots": "OpenDocument template",
+                 ".fods": "flat OpenDocument spreadsheet", ".numbers": "Numbers spreadsheet",
+                 ".tsv": "tab-separated table"}
+_TABLES = frozenset({".csv", ".xlsx", ".ods"})
+_SCRATCH = (".bak", ".tmp", ".swp", ".orig", "~")
+
+
+def stray_files(files: list[PackFile], suffixes: frozenset[str]) -> list[Finding]:
+    """Files among a pack's card files that pnp does not read: never skipped in silence. A
+    table it cannot read (an .xls workbook, or a table in a game whose cards are YAML only)
+    is an error, since its cards would be missing; anything else unknown is a warning. Notes,
+    pictures, fonts, catalogs, editors' backup and lock files are known and left alone."""
+    findings: list[Finding] = []
+    accepted = ", ".join(sorted(suffixes))
+    for file in files:
+        parts = file.relative.parts
+        name = parts[-1]
+        if (file.suffix in suffixes or str(file.relative) in _NOT_CARD_FILES
+                or parts[0] in _ASIDE_DIRS or file.suffix in _NOT_CARDS or not file.suffix
+                or name.startswith("~$") or name.endswith(_SCRATCH)):
+            continue
+        where = Location(file.display, 1, 1)
+        if file.suffix in _OTHER_TABLES:
+            save = "save it as .xlsx or .ods" if ".xlsx" in suffixes else "write its cards in YAML"
+            findings.append(error(
+                "unreadable-card-file", f"{file.relative} is an {_OTHER_TABLES[file.suffix]}, "
+                f"which pnp does not read, so its cards are missing: {save} (card files are "
+                f"{accepted})", where))
+        elif file.suffix in _TABLES:
+            findings.append(error(
+                "unreadable-card-file", f"{file.relative} is a table, but this game's card "
+                f"files are {accepted}: its cards are missing; write them in YAML", where))
+        else:
+            findings.append(warning(
+                "unknown-file", f"{file.relative} is not a card file pnp reads (card files "
+                f"are {accepted}; notes, pictures and fonts are left alone): it is not "
+                "read", where))
+    return findings
 
 
 def card_suffixes(game: Game) -> frozenset[str]:
@@ -221,6 +271,8 @@ def _load_cards(doc: YamlDocument, manifest: Manifest, game: Game,
             continue  # its id or kind is already reported; the kind's schema would repeat it
         card_id = str(item.get("id"))
         kind = game.kinds.get(str(item.get("kind")))
+        if kind is None and "kind" in refused.get(index, ()):
+            continue  # (its kind's cell was refused where it was read, and said so there)
         if kind is None:
             choices = sorted(game.kinds)
             findings.append(error(
@@ -365,6 +417,7 @@ def load_pack(path: Path, base_game: Game | None = None) -> PackLoad:
     seen: dict[str, Location] = {}
     files, refused = card_files(folder, card_suffixes(game))
     result.findings.extend(refused)
+    result.findings.extend(stray_files(folder.files().files, card_suffixes(game)))
     documents: list[YamlDocument] = []
     entries = 0  # card entries read so far (a bound on the cards to build)
     with closing(_read_card_files(folder, files, game)) as reading:
