@@ -98,8 +98,9 @@ _WINDOW = 24  # characters before a number looked at for a comparison
 
 
 class Quantity(Struct, frozen=True, order=True):
-    """One quantity a text states: ``kind`` dice | threshold | signed | rule | number, an
-    operator (= > ≥ < ≤), its value, and whether it was written as a word."""
+    """One quantity a text states: ``kind`` dice | signed | rule | number, an operator (= > ≥
+    < ≤; a threshold "5+" is a number of ≥ 5), its value, and whether it was written as a
+    word."""
 
     kind: str
     op: str
@@ -109,8 +110,6 @@ class Quantity(Struct, frozen=True, order=True):
     def shown(self) -> str:
         if self.kind == "dice":
             return f"die roll {self.value}"
-        if self.kind == "threshold":
-            return f"{self.value}+"
         if self.kind == "rule":
             return f"rule {self.value}"
         if self.op != "=":
@@ -141,8 +140,8 @@ def quantities(text: str, language: str) -> tuple[Quantity, ...]:
         if kind == "ref":
             found.append(Quantity("rule", "=", match.group(0)))
             continue
-        if kind == "threshold":
-            found.append(Quantity("threshold", "≥", str(int(match.group("low")))))
+        if kind == "threshold":  # "5+" says what "5 or more" says
+            found.append(Quantity("number", "≥", str(int(match.group("low")))))
             continue
         if kind == "signed":
             sign = "+" if match.group("sign") == "+" else "-"

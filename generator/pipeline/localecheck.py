@@ -160,9 +160,8 @@ class _CardNames:
     def __init__(self, card_set: CardSet, localizer: Localizer) -> None:
         self.by_word: dict[str, list[tuple[str, str, str, re.Pattern[str]]]] = {}
         for card in card_set.cards:
-            name = getattr(card, "name", None)
-            if "name" not in card.TRANSLATABLE or not isinstance(name, str) \
-                    or len(name.strip()) < 3:
+            name = card.text_fields().get("name")
+            if name is None or len(name.strip()) < 3:
                 continue
             printed = localizer.field(card, "name")
             if printed == name and not localizer.prints_source(card):

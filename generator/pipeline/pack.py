@@ -62,7 +62,8 @@ def card_files(folder: PackFolder, suffixes: frozenset[str] = YAML_SUFFIXES
     listing = folder.files()
     found = [file for file in listing.files
              if file.suffix in suffixes and str(file.relative) not in _NOT_CARD_FILES
-             and file.relative.parts[0] not in _NOT_CARD_DIRS]
+             and file.relative.parts[0] not in _NOT_CARD_DIRS
+             and not file.relative.name.startswith(_LOCK)]
     return found, list(listing.findings)
 
 
@@ -81,6 +82,7 @@ _OTHER_TABLES = {".xls": "Excel 97-2003 workbook", ".xlt": "Excel 97-2003 templa
                  ".tsv": "tab-separated table"}
 _TABLES = frozenset({".csv", ".xlsx", ".ods"})
 _SCRATCH = (".bak", ".tmp", ".swp", ".orig", "~")
+_LOCK = "~$"  # Excel's lock file of an open workbook (LibreOffice's are hidden: .~lock.*#)
 
 
 def stray_files(files: list[PackFile], suffixes: frozenset[str]) -> list[Finding]:
@@ -95,7 +97,7 @@ def stray_files(files: list[PackFile], suffixes: frozenset[str]) -> list[Finding
         name = parts[-1]
         if (file.suffix in suffixes or str(file.relative) in _NOT_CARD_FILES
                 or parts[0] in _ASIDE_DIRS or file.suffix in _NOT_CARDS or not file.suffix
-                or name.startswith("~$") or name.endswith(_SCRATCH)):
+                or name.startswith(_LOCK) or name.endswith(_SCRATCH)):
             continue
         where = Location(file.display, 1, 1)
         if file.suffix in _OTHER_TABLES:
