@@ -131,6 +131,8 @@ class Localizer:
             self.labels = source_labels(self.game)
         text = self.labels.get(name, name)
         message = (LABEL_CONTEXT, text)
+        if name not in self.labels and message not in self.places:
+            return name, None  # a text a widget names itself ("summary table")
         translated = not self.is_source and message in self.catalog
         return f"label '{text}'", self.places.get(message) if translated else None
 
