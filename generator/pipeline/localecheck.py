@@ -105,10 +105,19 @@ class _Checks:
     the set's cards in the source language and in this locale."""
 
     def __init__(self, card_set: CardSet, localizer: Localizer, strict: bool) -> None:
+        self.card_set = card_set
         self.localizer = localizer
         self.locale = localizer.locale
         self.strict = strict
-        self.names = _CardNames(card_set, localizer)
+        self._names: _CardNames | None = None
+
+    @property
+    def names(self) -> _CardNames:
+        """The set's card names, indexed when a translated text is first checked (a locale
+        printed as written never needs them)."""
+        if self._names is None:
+            self._names = _CardNames(self.card_set, self.localizer)
+        return self._names
 
     def message(self, message: _Message, source_locale: str, glossary: Terms
                 ) -> list[Finding]:
@@ -158,7 +167,7 @@ class _CardNames:
     a text's length."""
 
     def __init__(self, card_set: CardSet, localizer: Localizer) -> None:
-        self.by_word: dict[str, list[tuple[str, str, str, re.Pattern[str]]]] = {}
+        self.by_word: dict[str, list[tuple[str, str, str]]] = {}
         for card in card_set.cards:
             name = card.text_fields().get("name")
             if name is None or len(name.strip()) < 3:
@@ -169,9 +178,7 @@ class _CardNames:
             first = _WORD.search(name)
             if first is None:
                 continue
-            pattern = re.compile(rf"(?<!\w){re.escape(name.strip())}(?!\w)")
-            self.by_word.setdefault(first.group(), []).append((card.id, name.strip(), printed,
-                                                               pattern))
+            self.by_word.setdefault(first.group(), []).append((card.id, name.strip(), printed))
 
     def mentioned(self, text: str, card: str | None) -> Iterator[tuple[str, str, str]]:
         """(card id, source name, printed name) of each other card ``text`` names as written
@@ -179,17 +186,29 @@ class _CardNames:
         word that opens a sentence is not taken for a card's."""
         seen: set[str] = set()
         for word in set(_WORD.findall(text)):
-            for other, name, printed, pattern in self.by_word.get(word, ()):
+            for other, name, printed in self.by_word.get(word, ()):
                 if other == card or other in seen:
                     continue
-                match = pattern.search(text)
-                if match is None or (" " not in name and _opens_sentence(text, match.start())):
+                start = _whole_words_at(text, name)
+                if start < 0 or (" " not in name and _opens_sentence(text, start)):
                     continue
                 seen.add(other)
                 yield other, name, printed
 
 
 _WORD = re.compile(r"\w+")
+
+
+def _whole_words_at(text: str, name: str) -> int:
+    """Where ``name`` stands in ``text`` as whole words (-1: nowhere)."""
+    start = text.find(name)
+    while start >= 0:
+        end = start + len(name)
+        if (start == 0 or not text[start - 1].isalnum()) and \
+                (end == len(text) or not text[end].isalnum()):
+            return start
+        start = text.find(name, start + 1)
+    return -1
 
 
 def _opens_sentence(text: str, start: int) -> bool:
