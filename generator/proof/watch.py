@@ -20,18 +20,17 @@ import time
 from collections.abc import Callable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from generator.core.errors import UsageError
-from generator.core.location import display_path
 from generator.load.packfiles import PackFolder
-from generator.pipeline.pack import card_files
+from generator.pipeline.pack import card_files, display_path
 from generator.proof.collect import BLEED_MM, Proof, collect
 from generator.proof.facememo import FaceMemo
 from generator.proof.page import PICTURES, page_version, render_page
 from generator.proof.pictures import MemoryStore, render_pictures
+from generator.runtime.localserver import LocalHandler, LocalServer
 from generator.runtime.resources import builtin_templates_root
 
 HOST = "127.0.0.1"  # loopback only: the proof shows unpublished cards to nobody else
@@ -41,7 +40,7 @@ KEEPALIVE_S = 15.0
 #: a file's contents (templates, palettes, labels, glossaries) and is emptied before a rebuild
 _PURE_CACHES = frozenset({"generator.load.fonts", "generator.layout.textfit",
                           "generator.render.pdf", "generator.runtime.resources",
-                          "generator.rules.cel", "generator.rules.celfast"})
+                          "generator.rules.cel", "generator.rules.celtree"})
 #: folders that never hold pack sources: build output, version control, editors' scratch
 _IGNORED_DIRS = frozenset({"output", "schemas", "__pycache__", "node_modules"})
 _SCRATCH_SUFFIXES = ("~", ".swp", ".swx", ".tmp", ".bak", ".pyc")
@@ -146,12 +145,12 @@ class ProofState:
         self._publish(stopping=True)
 
 
-class _Handler(BaseHTTPRequestHandler):
-    server: _Server
-    protocol_version = "HTTP/1.0"  # one request per connection; the event stream ends by close
+class _Handler(LocalHandler):
+    """Loopback Host names only, idle connections closed, no tracebacks
+    (:mod:`generator.runtime.localserver`); one request per connection, the event stream ends by
+    close."""
 
-    def log_message(self, format: str, *args: object) -> None:
-        """Requests are not logged: the terminal is for rebuilds and findings."""
+    server: _Server
 
     def _send(self, status: int, kind: str, data: bytes, cache: str = "no-store") -> None:
         self.send_response(status)
@@ -212,9 +211,7 @@ class _Handler(BaseHTTPRequestHandler):
             sent = now
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True  # an open event stream must not keep the process alive on Ctrl-C
-
+class _Server(LocalServer):
     def __init__(self, port: int, state: ProofState) -> None:
         self.state = state
         super().__init__((HOST, port), _Handler)

@@ -240,9 +240,17 @@ def draw(canvas, key: ArtKey, art: CompiledArt) -> None:
         if art.operators:
             canvas.addLiteral(art.operators)
         return
+    from reportlab import rl_config
     from reportlab.graphics import renderPDF
 
-    renderPDF.draw(live_drawing(key), canvas, 0, 0)
+    # a picture inside the drawing is written inline; ReportLab joins a form's stream as text,
+    # so inline picture data must be ASCII85 text, not the binary the rest of the file uses
+    binary = rl_config.useA85
+    rl_config.useA85 = 1
+    try:
+        renderPDF.draw(live_drawing(key), canvas, 0, 0)
+    finally:
+        rl_config.useA85 = binary
 
 
 def _record(drawing, scale: float) -> CompiledArt:
@@ -265,9 +273,11 @@ def _record(drawing, scale: float) -> CompiledArt:
     version = scratch._doc._pdfVersion
     scratch.beginForm("art", 0, 0, width, height)
     renderPDF.draw(print_safe_drawing(drawing, _smallest_scale(scale)), scratch, 0, 0)
-    operators = "\n".join(scratch._code)
-    return CompiledArt(width, height, operators if replayable(operators) else None,
-                       transparency=scratch._doc._pdfVersion > version)
+    # an embedded picture is written inline, as bytes: such a drawing is drawn live
+    pictures = any(not isinstance(part, str) for part in scratch._code)
+    operators = "" if pictures else "\n".join(scratch._code)
+    return CompiledArt(width, height, None if pictures or not replayable(operators) else
+                       operators, transparency=scratch._doc._pdfVersion > version)
 
 
 def replayable(operators: str) -> bool:
