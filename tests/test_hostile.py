@@ -234,7 +234,7 @@ def test_an_alias_bomb_in_the_glossary_is_refused(cwnb):
 
 
 def test_glossary_check_scales_with_text_not_terms_times_texts(cwnb):
-    from generator.pipeline.localecheck import read_glossary
+    from generator.i18n.glossary import read_glossary
 
     entries = "".join(f"  - {{en: term{i}, ru: [t{i}]}}\n"
                       for i in range(limits.MAX_GLOSSARY_TERMS))

@@ -19,7 +19,7 @@ from msgspec import Struct
 
 from generator.core.findings import Finding, did_you_mean, error
 from generator.core.location import Location
-from generator.datagame.cards import IMPLIED_FIELDS, DataCard, card_builder
+from generator.datagame.cards import IMPLIED_FIELDS, DataCard, card_builder, partial_builder
 from generator.datagame.rules import (
     DataRule,
     RuleContext,
@@ -389,7 +389,8 @@ class DataDefinedGame(Game, frozen=True):
     definition (game.yaml, the pack's templates, art and icons)."""
 
     definition: DataGame | None = None
-    card_file_suffixes: frozenset[str] = YAML_SUFFIXES | {".csv", ".xlsx"}
+    # (generator.datagame.tables.TABLE_SUFFIXES, named here: that module loads when a table does)
+    card_file_suffixes: frozenset[str] = YAML_SUFFIXES | {".csv", ".xlsx", ".ods"}
     art_checked_on_load: bool = True
     layout_child_share: float = 0.75
 
@@ -550,7 +551,8 @@ def _game(definition: DataGame, raw_kinds: Mapping[str, Any], data: Mapping[str,
             size=CardSize.from_spec(size) if size else None, schema_data=kind.schema,
             corner_radius_mm=float(radius) if radius is not None else None,
             size_location=doc.where(("kinds", name, "size")) if size else
-            doc.where(("kinds", name, "corner_radius_mm")) if radius is not None else None)
+            doc.where(("kinds", name, "corner_radius_mm")) if radius is not None else None,
+            partial=partial_builder(kind.translatable))
 
     def rule_check(card_set) -> list[Finding]:
         cards = [c for c in card_set.cards if isinstance(c, DataCard)]

@@ -8,7 +8,7 @@ them), so Poedit, Weblate and Crowdin work on them directly.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
@@ -286,16 +286,22 @@ def extract(pack: Pack, messages: Iterable[Message]) -> Path:
     return write_catalog(_template(pack, messages, previous), target)
 
 
-def no_locale_message(pack: Pack, locale: str) -> str:
-    """Why a locale cannot be used, and the one command that adds it."""
+def no_locale_message(pack: Pack, locale: str, expansions: Sequence[Pack] = ()) -> str:
+    """Why a locale cannot be used, and the one command that adds it (to ``pack``, the base;
+    with ``expansions``, none of the set's packs ships it)."""
     from generator.core.location import display_path
 
+    listed = "; ".join(f"{other.manifest.pack} ships: {', '.join(other.manifest.locales)}"
+                       for other in (pack, *expansions))
+    if not expansions:
+        listed = f"it ships: {', '.join(pack.manifest.locales)}"
     if language_name(locale) is None:  # a typo or stray characters ('ru\n'): no command adds it
         return (f"{shown_locale(locale)} is not a language code (use an ISO 639 code such as de, "
                 f"fr, pt_BR); pack '{pack.manifest.pack}' ships: "
                 f"{', '.join(pack.manifest.locales)}")
-    return (f"pack '{pack.manifest.pack}' has no locale '{locale}' (it ships: "
-            f"{', '.join(pack.manifest.locales)}); to translate it, run: pnp i18n update "
+    owner = (f"pack '{pack.manifest.pack}' has no locale" if not expansions else
+             "no pack of the set ships the locale")
+    return (f"{owner} '{locale}' ({listed}); to translate it, run: pnp i18n update "
             f"{display_path(pack.root)} --locale {locale} (adds '{locale}' to the locales: of "
             f"game.yaml and creates locales/{locale}.po)")
 
@@ -346,8 +352,14 @@ class LocaleStatus(Struct, frozen=True):
     missing: int
     fuzzy: int
     obsolete: int
-    #: the untranslated messages themselves (``--verbose`` lists them)
+    #: the messages without a translation that prints: missing and fuzzy (``--verbose``)
     untranslated: tuple[Message, ...] = ()
+    #: the messages with no translation at all, where their source text is written
+    missing_entries: tuple[Message, ...] = ()
+    #: the messages whose translation waits for review, where the catalog holds it
+    fuzzy_entries: tuple[Message, ...] = ()
+    #: catalog entries no current message has (removed or changed cards), where they are
+    obsolete_entries: tuple[Message, ...] = ()
 
     @property
     def missing_by_field(self) -> dict[str, int]:
@@ -364,32 +376,33 @@ class LocaleStatus(Struct, frozen=True):
 
 
 def status(pack: Pack, messages: list[Message]) -> list[LocaleStatus]:
-    """Per locale: how many of the current messages are translated, missing or fuzzy, and
-    how many catalog entries no longer match any message (obsolete)."""
-    wanted = {(m.context, m.source) for m in messages}
+    """Per locale the pack ships: which of the current messages are translated, missing or
+    fuzzy, and which catalog entries no longer match any message (obsolete), each named with
+    where it is."""
+    wanted = {(m.context, m.source): m for m in messages}
     result: list[LocaleStatus] = []
-    for locale in pack.manifest.locales:
-        if locale == pack.manifest.source_locale:
-            continue
-        path = pack.root / "locales" / f"{locale}.po"
-        entries = _existing(path) or []
-        translated = fuzzy = obsolete = 0
-        seen: set[tuple[str, str]] = set()
+    for locale in target_locales(pack):
+        shown = f"locales/{locale}.po"
+        entries = _existing(pack.root / shown) or []
+        translated = 0
+        fuzzy: list[Message] = []
+        obsolete: list[Message] = []
         done: set[tuple[str, str]] = set()
         for entry in entries:
             key = (entry.msgctxt or "", entry.msgid)
+            at = f"{shown}:{entry.linenum}"
             if entry.obsolete or key not in wanted:
-                obsolete += 1
+                obsolete.append(Message(key[0], key[1], at))
                 continue
-            seen.add(key)
             if "fuzzy" in entry.flags:
-                fuzzy += 1
-                done.add(key)
+                fuzzy.append(Message(key[0], key[1], at, wanted[key].comment))
             elif entry.msgstr:
                 translated += 1
                 done.add(key)
+        fuzzy_keys = {(m.context, m.source) for m in fuzzy}
         untranslated = tuple(m for m in messages if (m.context, m.source) not in done)
-        missing = len(wanted) - translated - fuzzy
-        result.append(LocaleStatus(locale, len(wanted), translated, missing, fuzzy, obsolete,
-                                   untranslated))
+        missing = tuple(m for m in untranslated if (m.context, m.source) not in fuzzy_keys)
+        result.append(LocaleStatus(locale, len(wanted), translated, len(missing), len(fuzzy),
+                                   len(obsolete), untranslated, missing, tuple(fuzzy),
+                                   tuple(obsolete)))
     return result

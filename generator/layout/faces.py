@@ -59,7 +59,9 @@ def _report(layout: FaceLayout, card: Card, localizer: Localizer, side: str,
     templates already (pnp validate, without a locale), so they are not reported twice."""
     findings = result.findings
     for problem in layout.problems:
-        location = card.source.of(problem.field)
+        # a translated text that does not fit is fixed in the catalog: the finding points there
+        what, translated_at = localizer.printed_from(card, problem.field)
+        location = translated_at or card.source.of(problem.field)
         # a label (or a field printed as a translated label, like an action's category) fails
         # alike on every card that shows it: one finding, counting the other cards
         if problem.field not in card.source.fields:
@@ -76,7 +78,7 @@ def _report(layout: FaceLayout, card: Card, localizer: Localizer, side: str,
             continue
         result.reported[once] = [len(findings), 0]
         if problem.kind == "unknown-icon":
-            findings.append(error("unknown-icon", f"'{{{problem.detail}}}' in {problem.field} "
+            findings.append(error("unknown-icon", f"'{{{problem.detail}}}' in {what} "
                                   "is not an icon this game draws", location, card.id,
                                   localizer.locale))
             continue
@@ -91,7 +93,7 @@ def _report(layout: FaceLayout, card: Card, localizer: Localizer, side: str,
         # cut-off text must not print unnoticed: an error unless the user allows it
         findings.append((warning if allow_overflow else error)(
             "text-overflow",
-            f"{side} {problem.field} does not fit even at {problem.size_pt:g} pt: "
+            f"{side} {what} does not fit even at {problem.size_pt:g} pt: "
             f"{problem.overflow_mm:.1f} mm too long", location, card.id, localizer.locale))
 
 

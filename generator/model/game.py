@@ -27,6 +27,7 @@ YAML_SUFFIXES = frozenset({".yaml", ".yml"})
 FieldText = Callable[[Card, str], str]
 LabelText = Callable[[str], str]
 CardBuilder = Callable[[Mapping[str, object], str, SourceRef], Card]
+PartialBuilder = Callable[[Mapping[str, object], str, SourceRef, frozenset[str]], Card]
 RuleCheck = Callable[[CardSet], list[Finding]]
 DeckCheck = Callable[["Deck", CardSet], list[Finding]]
 
@@ -43,6 +44,9 @@ class CardKind(Struct, frozen=True):
     corner_radius_mm: float | None = None
     #: where the kind's size is written (a data game's game.yaml), for findings about it
     size_location: Location | None = None
+    #: builds a card that failed its schema from its sound fields (the unsound ones named),
+    #: for the rules that read only those; None: the game's rules need whole cards
+    partial: PartialBuilder | None = None
 
 
 class Faces(Struct, frozen=True):

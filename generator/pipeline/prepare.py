@@ -18,7 +18,7 @@ from generator.i18n.localize import Localizer
 from generator.layout.faces import CardFaces, PendingLayout, card_numbers
 from generator.model.cards import CardSet
 from generator.model.game import Game
-from generator.pipeline.localecheck import check_locale, localizer_for
+from generator.pipeline.localecheck import check_locale, localizer_for, set_locales
 from generator.runtime.progress import Progress
 
 if TYPE_CHECKING:
@@ -64,7 +64,7 @@ def prepare(pack: Path, expansions: tuple[Path, ...], locale: str | None, bleed_
         """Begin the layout once the cards are loaded: a large set's forked part lays out
         beside the rule checks (most of it, or all when the face cache holds most faces)."""
         chosen = locale or card_set.base.manifest.source_locale
-        if game.faces is None or chosen not in card_set.base.manifest.locales:
+        if game.faces is None or chosen not in set_locales(card_set):
             return  # (said once the checks are done)
         localizer = localizer_for(card_set, game.name, chosen)  # reads the PO catalogs once
         kept = face_cache.open(card_set, game, chosen, bleed_mm, ink_saver) \
@@ -108,10 +108,10 @@ def _checked_and_laid_out(checked: Validation, locale: str | None, strict: bool,
     card_set, game = checked.card_set, checked.game
     manifest = card_set.base.manifest
     locale = locale or manifest.source_locale
-    if locale not in manifest.locales:
+    if locale not in set_locales(card_set):
         from generator.i18n.catalogs import no_locale_message
 
-        raise UsageError(no_locale_message(card_set.base, locale))
+        raise UsageError(no_locale_message(card_set.base, locale, card_set.expansions))
     if game.faces is None or begun is None:
         raise UsageError(f"game '{game.name}' has no card templates to print with")
     localizer, pending = begun

@@ -39,7 +39,7 @@ OPTIONS = {
     ("watch",): "--with --locale --port",
     ("i18n", "extract"): "",
     ("i18n", "update"): "--locale",
-    ("i18n", "status"): "--format -v --verbose",
+    ("i18n", "status"): "--with --format -v --verbose",
     ("schema",): "--out",
     ("new",): "--name",
     ("rules",): "--format",

@@ -430,8 +430,7 @@ CARD_MISTAKES = [
     ("error", "wrong-type", "spells.csv", 7, 4, "blizzard"),
     ("error", "unknown-field", "more-spells.csv", 1, 7, None),
     ("error", "ragged-row", "more-spells.csv", 3, 8, None),
-    # a CSV saved with semicolons between its columns
-    ("error", "table-header", "semicolons.csv", 1, 1, None),
+    # (a CSV saved with semicolons between its columns is read: tests/datagame/test_tables.py)
     # an icon no file draws, in a card's text
     ("error", "unknown-icon", "spells.csv", 2, 6, "firebolt"),
     # XLSX: an empty sheet, a formula never computed, a date for a number (an error) and for a
