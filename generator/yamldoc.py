@@ -9,7 +9,8 @@ expressions, about a twentieth of a small build.
 from __future__ import annotations
 
 from array import array
-from dataclasses import dataclass, field
+from itertools import chain
+from operator import attrgetter
 
 from generator.findings import Finding, error
 from generator.location import Location
@@ -17,34 +18,97 @@ from generator.location import Location
 PathKey = tuple[str | int, ...]
 #: an index of locations as its paths and their line and column numbers, two per path
 Packed = tuple[list[PathKey], array]
+#: the array typecode of the packed line and column numbers (8-byte signed)
+NUMBERS = "q"
+
+_FILE = attrgetter("file")
+_LINE_AND_COLUMN = attrgetter("line", "column")
 
 
-@dataclass(slots=True)
+class _PackedIndex:
+    """An index of locations kept as :data:`Packed`, in one file: a Location is made for a path
+    when it is asked for. A document read in a forked process or from the parse cache is asked
+    where a few of its parts are (each card, a value with a finding), not all hundreds of
+    thousands: making them all took longer than unpickling the document."""
+
+    __slots__ = ("numbers", "paths", "position")
+
+    def __init__(self, paths: list[PathKey], numbers: array[int]) -> None:
+        self.paths = paths
+        self.numbers = numbers
+        self.position: dict[PathKey, int] | None = None
+
+    def get(self, file: str, path: PathKey) -> Location | None:
+        if self.position is None:
+            self.position = dict(zip(self.paths, range(0, 2 * len(self.paths), 2),
+                                     strict=True))
+        at = self.position.get(path)
+        if at is None:
+            return None
+        return Location(file, self.numbers[at], self.numbers[at + 1])
+
+    def locations(self, file: str) -> dict[PathKey, Location]:
+        numbers_at = iter(self.numbers)
+        return {path: Location(file, line, column)
+                for path, line, column in zip(self.paths, numbers_at, numbers_at, strict=False)}
+
+
+_Index = dict[PathKey, Location] | _PackedIndex
+
+
 class YamlDocument:
-    """A loaded YAML file: plain data plus where each part of it was written."""
+    """A loaded YAML file: plain data plus where each part of it was written (:attr:`values`,
+    and :attr:`keys` for the key that introduces each mapping entry)."""
 
-    file: str
-    data: object
-    values: dict[PathKey, Location] = field(default_factory=dict)
-    keys: dict[PathKey, Location] = field(default_factory=dict)
+    __slots__ = ("_keys", "_values", "data", "file")
+
+    def __init__(self, file: str, data: object, values: _Index | None = None,
+                 keys: _Index | None = None) -> None:
+        self.file = file
+        self.data = data
+        self._values: _Index = {} if values is None else values
+        self._keys: _Index = {} if keys is None else keys
+
+    @property
+    def values(self) -> dict[PathKey, Location]:
+        """Location of each value by its path (all of them made now if they were packed)."""
+        if self._values.__class__ is _PackedIndex:
+            self._values = self._values.locations(self.file)  # type: ignore[union-attr]
+        return self._values  # type: ignore[return-value]
+
+    @property
+    def keys(self) -> dict[PathKey, Location]:
+        """Location of the key of each mapping entry by the entry's path."""
+        if self._keys.__class__ is _PackedIndex:
+            self._keys = self._keys.locations(self.file)  # type: ignore[union-attr]
+        return self._keys  # type: ignore[return-value]
 
     def where(self, path: PathKey) -> Location:
         """Location of the value at ``path``, or of its nearest located ancestor."""
-        values = self.values
-        found = values.get(path)
-        while found is None and path:
-            path = path[:-1]
-            found = values.get(path)
+        values = self._values
+        if values.__class__ is _PackedIndex:
+            found = values.get(self.file, path)  # type: ignore[call-arg]
+            while found is None and path:
+                path = path[:-1]
+                found = values.get(self.file, path)  # type: ignore[call-arg]
+        else:
+            found = values.get(path)  # type: ignore[assignment]
+            while found is None and path:
+                path = path[:-1]
+                found = values.get(path)  # type: ignore[assignment]
         return found if found is not None else Location(self.file, 1, 1)
 
     def where_key(self, path: PathKey) -> Location:
         """Location of the mapping key that introduces ``path`` (falls back to the value)."""
-        return self.keys.get(path) or self.where(path)
+        keys = self._keys
+        found = keys.get(self.file, path) if keys.__class__ is _PackedIndex \
+            else keys.get(path)  # type: ignore[call-arg,arg-type]
+        return found or self.where(path)  # type: ignore[return-value]
 
     def packed(self) -> tuple[Packed | None, Packed | None]:
-        """The value and key indexes as their paths (each distinct name once) and one array
-        of line and column numbers; None for an index with a location in another file."""
-        return _packed(self.values, self.file), _packed(self.keys, self.file)
+        """The value and key indexes as their paths and one array of line and column numbers;
+        None for an index with a location in another file."""
+        return _packed(self._values, self.file), _packed(self._keys, self.file)
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         """Pickled compactly (:meth:`packed`), for a document read in a forked process and
@@ -55,31 +119,36 @@ class YamlDocument:
             return (YamlDocument, (self.file, self.data, self.values, self.keys))
         return (unpacked_document, (self.file, self.data, *values, *keys))
 
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not YamlDocument:
+            return NotImplemented
+        return (self.file, self.data, self.values, self.keys) \
+            == (other.file, other.data, other.values, other.keys)  # type: ignore[attr-defined]
 
-def _packed(index: dict[PathKey, Location], file: str) -> Packed | None:
-    names: dict[object, object] = {}
-    paths = [tuple([names.setdefault(part, part) for part in path]) for path in index]
-    numbers = array("q")
-    for where in index.values():
-        if where.file != file:
-            return None
-        numbers.append(where.line)
-        numbers.append(where.column)
-    return paths, numbers
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"YamlDocument(file={self.file!r}, data={self.data!r})"
+
+
+def _packed(index: _Index, file: str) -> Packed | None:
+    """Paths in the order of the index, the names in them as the index holds them (the loader
+    makes each key's name one string object, so pickle and marshal write it once)."""
+    if index.__class__ is _PackedIndex:
+        return index.paths, index.numbers  # type: ignore[union-attr]
+    where = index.values()  # type: ignore[union-attr]
+    if where and set(map(_FILE, where)) != {file}:
+        return None
+    return list(index), array(NUMBERS, chain.from_iterable(map(_LINE_AND_COLUMN, where)))
 
 
 def unpacked_document(file: str, data: object, value_paths: list[PathKey],
                       value_numbers: array[int], key_paths: list[PathKey],
                       key_numbers: array[int]) -> YamlDocument:
-    """The document :meth:`YamlDocument.packed` describes, its locations in ``file``."""
-    return YamlDocument(file, data, _unpacked(file, value_paths, value_numbers),
-                        _unpacked(file, key_paths, key_numbers))
-
-
-def _unpacked(file: str, paths: list[PathKey], numbers: array[int]) -> dict[PathKey, Location]:
-    numbers_at = iter(numbers)
-    return {path: Location(file, line, column)
-            for path, line, column in zip(paths, numbers_at, numbers_at, strict=False)}
+    """The document :meth:`YamlDocument.packed` describes, its locations in ``file`` (made
+    when asked for)."""
+    return YamlDocument(file, data, _PackedIndex(value_paths, value_numbers),
+                        _PackedIndex(key_paths, key_numbers))
 
 
 class LoadProblem(Exception):

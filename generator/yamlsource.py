@@ -1,13 +1,21 @@
 """Safe YAML loading that remembers where every value came from, within fixed limits.
 
-PyYAML's composed nodes carry start marks; we walk the node graph ourselves (instead of letting
-the constructor build plain dicts) so that we can (a) keep a ``path -> Location`` index for every
-value and every mapping key, (b) reject duplicate keys, which PyYAML silently overwrites, and
-(c) hold every file to the limits of :mod:`generator.limits`: nesting depth (libyaml's composer
-recurses in C and overflows the interpreter's stack on a few thousand nested brackets), values
-after alias expansion ("billion laughs"), recursive aliases, text length and number magnitude.
-Nodes are composed in Python from libyaml's events for that reason. Load problems are returned as
-located findings, never raised to the user.
+One loader, on PyYAML. PyYAML composes the document into nodes that carry their start marks
+(``get_single_node``: in C with libyaml's parser where PyYAML was built with it, in PyYAML's own
+Python parser and composer otherwise), and a walk turns the nodes into plain data and a
+``path -> Location`` index of every value and every mapping key. The walk also refuses what
+PyYAML accepts in silence (a key written twice in one mapping) and holds every file to the
+limits of :mod:`generator.limits`: nesting depth, values as written and after alias expansion
+("billion laughs"), recursive aliases, text length and number magnitude. Every problem is a
+located finding, never an exception for the user.
+
+Two of PyYAML's Resolver hooks, called for every node as it is composed, count the nodes and the
+depth, so that composing stops at a limit: 8 MiB of ``[1,1,1,...`` would otherwise compose into
+four million nodes (1.2 GB), and the Python composer recurses once per level of nesting. Nodes do
+not say where an alias was written, nor how far a stopped composer got, so a file that is
+refused has its events read once more (:func:`_composition_problem`) to name the first problem
+in the order a composer meets them, and where: problems of composing (syntax, limits as written,
+aliases gone wrong) come before those of the walk (values, keys, expansion), as they always did.
 """
 
 from __future__ import annotations
@@ -16,13 +24,23 @@ import math
 import re
 
 import yaml
-from yaml.composer import Composer
+from yaml.composer import Composer, ComposerError
 from yaml.constructor import SafeConstructor
-from yaml.events import AliasEvent
+from yaml.events import (
+    AliasEvent,
+    MappingEndEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    StreamEndEvent,
+)
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.parser import Parser
+from yaml.reader import Reader
 from yaml.resolver import Resolver
+from yaml.scanner import Scanner
 
 from generator.findings import Finding, error
+from generator.gcpause import collector_paused
 from generator.limits import (
     MAX_ALIAS_VALUES,
     MAX_DEPTH,
@@ -32,21 +50,11 @@ from generator.limits import (
 )
 from generator.location import Location
 from generator.yamldoc import LoadProblem, PathKey, YamlDocument, text_location
-from generator.yamlfast import (
-    Fallback,
-    FoundBadScalar,
-    FoundDuplicateKey,
-    FoundProblem,
-    FoundSyntaxError,
-    load_fast,
-)
 
 try:
-    #: libyaml's event parser when PyYAML was built with it (several times faster); it keeps
-    #: its own explicit stack, so it never recurses however deep the input nests
-    from yaml.cyaml import CParser as _Parser
-except ImportError:  # pragma: no cover - PyYAML without libyaml
-    _Parser = None
+    from yaml.cyaml import CParser
+except ImportError:  # pragma: no cover - PyYAML without libyaml: its own parser reads all
+    CParser = None
 
 #: characters YAML forbids in a stream (C0/C1 controls except tab, newline, CR and NEL)
 _NOT_PRINTABLE = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -54,18 +62,15 @@ _INT_TAG = "tag:yaml.org,2002:int"
 _FLOAT_TAG = "tag:yaml.org,2002:float"
 _TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
 _STR_TAG = "tag:yaml.org,2002:str"
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+#: a "=" key: PyYAML's merge rules read it as text
+_VALUE_TAG = "tag:yaml.org,2002:value"
 #: scalars whose value depends on their text alone, so one reading serves every repeat
 _PURE_TAGS = frozenset({_INT_TAG, _FLOAT_TAG, "tag:yaml.org,2002:bool",
                         "tag:yaml.org,2002:null"})
 #: distinct scalar texts remembered per file (a card file repeats a few thousand at most)
 _MEMO_LIMIT = 50_000
 _MAX_INTEGER_DIGITS = len(str(MAX_INTEGER)) + 4  # room for sign, '_' separators, a 0x prefix
-
-
-def safe_load(text: str) -> object:
-    """``yaml.safe_load`` with libyaml's parser: several times faster on every file pnp reads
-    as plain data (palette, labels, glossary), which the pure-Python loader parsed before."""
-    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
 def _mark_location(file: str, mark: yaml.Mark | None) -> Location:
@@ -100,117 +105,284 @@ def _find_control_character(file: str, text: str) -> Finding | None:
                  text_location(file, text, match.start()))
 
 
-class _LimitedComposer(Composer):
-    """PyYAML's composer with a ceiling on depth and node count and no recursive aliases."""
+# --- composing ----------------------------------------------------------------------------------
 
-    def __init__(self, file: str) -> None:
-        Composer.__init__(self)
-        self.file = file
+class _Stopped(Exception):
+    """Composing reached a limit; :func:`_composition_problem` says which, and where."""
+
+
+class _MergedIntoItself(Exception):
+    """A mapping merges itself: an alias inside the collection it names."""
+
+
+class _Reading(SafeConstructor, Resolver):
+    """PyYAML's safe constructor and resolver, with three of their methods extended.
+
+    - ``descend_resolver`` is called before each node that is not an alias is composed (by
+      the C composer too), ``ascend_resolver`` after it: they count the nodes and the depth
+      (pnp registers no path resolvers, the only users of these hooks in PyYAML). A node at
+      depth MAX_DEPTH + 1 may be a scalar in a collection at the limit; one level more is a
+      collection beyond it.
+    - ``resolve`` remembers the tag of each plain scalar's text: card files repeat a few
+      thousand texts (keys, numbers, names) hundreds of times each, and each costs PyYAML's
+      regular expressions.
+    - ``flatten_mapping`` applies PyYAML's merge-key rules (it rewrites a mapping in place:
+      merged pairs first, merge keys gone) and keeps each mapping's pairs as written aside, so
+      that a mapping merged or walked twice still knows which of its keys are its own and how
+      many values it held; a mapping that merges itself stops it.
+    """
+
+    def __init__(self) -> None:
+        SafeConstructor.__init__(self)
+        Resolver.__init__(self)
+        self.nodes = 0  # nodes composed, aliases not counted (they make no node)
         self.depth = 0
-        self.nodes = 0
-        self.open_anchors: set[str] = set()
+        self.plain_tags: dict[str, str] = {}
+        self.original_pairs: dict[int, list[tuple[Node, Node]]] = {}
+        self.flattening: set[int] = set()
 
-    def compose_node(self, parent: Node | None, index: object) -> Node:
+    def descend_resolver(self, current_node: Node | None, current_index: object) -> None:
         self.nodes += 1
-        if self.nodes > MAX_VALUES:
-            raise LoadProblem(error(
-                "yaml-too-large", f"file holds more than {MAX_VALUES} values; split it into "
-                "several card files",
-                _mark_location(self.file, self.peek_event().start_mark)))
-        if self.check_event(AliasEvent):
-            event = self.peek_event()
-            if event.anchor in self.open_anchors:
-                raise LoadProblem(error(
-                    "yaml-recursive-alias",
-                    f"alias *{event.anchor} refers to a collection that contains it; "
-                    "such a value never ends", _mark_location(self.file, event.start_mark)))
-        return super().compose_node(parent, index)
-
-    def _enter(self, anchor: str | None) -> None:
         self.depth += 1
-        if self.depth > MAX_DEPTH:
-            raise LoadProblem(_too_deep(_mark_location(self.file, self.peek_event().start_mark)))
-        if anchor is not None:
-            self.open_anchors.add(anchor)
+        if self.depth > MAX_DEPTH + 1 or self.nodes > MAX_VALUES:
+            raise _Stopped
 
-    def _leave(self, anchor: str | None) -> None:
+    def ascend_resolver(self) -> None:
         self.depth -= 1
-        self.open_anchors.discard(anchor)  # type: ignore[arg-type]
 
-    def compose_sequence_node(self, anchor: str | None) -> Node:
-        self._enter(anchor)
+    def resolve(self, kind: type, value: str | None, implicit: tuple[bool, bool]) -> str:
+        if kind is ScalarNode and implicit[0]:
+            tag = self.plain_tags.get(value)  # type: ignore[arg-type]
+            if tag is None:
+                tag = Resolver.resolve(self, kind, value, implicit)
+                if len(self.plain_tags) < _MEMO_LIMIT:
+                    self.plain_tags[value] = tag  # type: ignore[index]
+            return tag
+        return Resolver.resolve(self, kind, value, implicit)
+
+    def flatten_mapping(self, node: MappingNode) -> None:
+        if id(node) in self.flattening:
+            raise _MergedIntoItself
+        self.original_pairs.setdefault(id(node), list(node.value))
+        self.flattening.add(id(node))
         try:
-            return super().compose_sequence_node(anchor)
+            SafeConstructor.flatten_mapping(self, node)
         finally:
-            self._leave(anchor)
-
-    def compose_mapping_node(self, anchor: str | None) -> Node:
-        self._enter(anchor)
-        try:
-            return super().compose_mapping_node(anchor)
-        finally:
-            self._leave(anchor)
+            self.flattening.discard(id(node))
 
 
-if _Parser is not None:
-    class _Loader(_LimitedComposer, _Parser, SafeConstructor, Resolver):  # type: ignore[misc]
-        def __init__(self, text: str, file: str) -> None:
-            _Parser.__init__(self, text)
-            _LimitedComposer.__init__(self, file)
-            SafeConstructor.__init__(self)
-            Resolver.__init__(self)
+class _PythonLoader(Reader, Scanner, Parser, Composer, _Reading):
+    """PyYAML's pure-Python parser and composer (PyYAML built without libyaml)."""
+
+    def __init__(self, text: str) -> None:
+        Reader.__init__(self, text)
+        Scanner.__init__(self)
+        Parser.__init__(self)
+        Composer.__init__(self)
+        _Reading.__init__(self)
+
+
+if CParser is not None:
+    class _CLoader(CParser, _Reading):  # type: ignore[misc,valid-type]
+        """libyaml's parser and PyYAML's C composer."""
+
+        def __init__(self, text: str) -> None:
+            CParser.__init__(self, text)
+            _Reading.__init__(self)
+
+    _Loader: type = _CLoader
 else:  # pragma: no cover - PyYAML without libyaml
-    from yaml.parser import Parser
-    from yaml.reader import Reader
-    from yaml.scanner import Scanner
+    _Loader = _PythonLoader
 
-    class _Loader(Reader, Scanner, Parser, _LimitedComposer,  # type: ignore[no-redef]
-                  SafeConstructor, Resolver):
-        def __init__(self, text: str, file: str) -> None:
-            Reader.__init__(self, text)
-            Scanner.__init__(self)
-            Parser.__init__(self)
-            _LimitedComposer.__init__(self, file)
-            SafeConstructor.__init__(self)
-            Resolver.__init__(self)
 
+def _composition_problem(file: str, text: str, loader_class: type) -> Finding | None:
+    """The first problem a composer meets in ``text``, in the order it meets them: a syntax
+    error, more than MAX_VALUES values as written (aliases counted), nesting deeper than
+    MAX_DEPTH, an alias inside the collection it names, an undefined alias, an anchor defined
+    twice, a second document. None if composing would succeed.
+
+    Reads the events only (no nodes), asking the parser for them as PyYAML's composer does, so
+    that a syntax error after a limit is not reported before it."""
+    parser = loader_class(text)
+    try:
+        parser.get_event()  # the stream's start
+        if not parser.check_event(StreamEndEvent):
+            parser.get_event()  # the document's start
+            problem = _node_problem(file, parser)
+            if problem is not None:
+                return problem
+            parser.get_event()  # the document's end
+        if not parser.check_event(StreamEndEvent):
+            event = parser.get_event()
+            return _syntax_error(file, ComposerError(
+                "expected a single document in the stream", None, "but found another document",
+                event.start_mark))
+        return None
+    except yaml.MarkedYAMLError as exc:
+        return _syntax_error(file, exc)
+    except yaml.YAMLError as exc:
+        return error("yaml-syntax", str(exc).splitlines()[0], Location(file, 1, 1))
+    finally:
+        parser.dispose()
+
+
+def _node_problem(file: str, parser: Parser) -> Finding | None:
+    """The checks of :func:`_composition_problem` over one document's root node, with an
+    explicit stack: the anchor of each collection still open."""
+    nodes = 0
+    anchors: set[str] = set()
+    open_anchors: set[str] = set()
+    stack: list[str | None] = []
+    while True:
+        if stack and parser.check_event(SequenceEndEvent, MappingEndEvent):
+            parser.get_event()
+            open_anchors.discard(stack.pop())  # type: ignore[arg-type]
+            if not stack:
+                return None
+            continue
+        nodes += 1
+        event = parser.peek_event()
+        if nodes > MAX_VALUES:
+            return error("yaml-too-large", f"file holds more than {MAX_VALUES} values; split "
+                         "it into several card files", _mark_location(file, event.start_mark))
+        anchor = event.anchor
+        if event.__class__ is AliasEvent:
+            if anchor in open_anchors:
+                return error("yaml-recursive-alias",
+                             f"alias *{anchor} refers to a collection that contains it; such a "
+                             "value never ends", _mark_location(file, event.start_mark))
+            parser.get_event()
+            if anchor not in anchors:
+                return _syntax_error(file, ComposerError(
+                    None, None, f"found undefined alias {anchor!r}", event.start_mark))
+        elif anchor is not None and anchor in anchors:
+            return _syntax_error(file, ComposerError(
+                f"found duplicate anchor {anchor!r}; first occurrence", None,
+                "second occurrence", event.start_mark))
+        elif event.__class__ is ScalarEvent:
+            parser.get_event()
+        else:  # the start of a collection
+            if len(stack) >= MAX_DEPTH:
+                return _too_deep(_mark_location(file, event.start_mark))
+            parser.get_event()
+            stack.append(anchor)
+            if anchor is not None:
+                open_anchors.add(anchor)
+        if anchor is not None:
+            anchors.add(anchor)
+        if not stack:
+            return None  # the document is one scalar
+
+
+# --- walking ------------------------------------------------------------------------------------
 
 def _shown(text: str) -> str:
     return repr(text if len(text) <= 40 else text[:37] + "...")
 
 
 class _Walker:
-    """Turns a composed node graph into plain data and fills the location index."""
+    """Turns a composed node graph into plain data and fills the location index.
 
-    def __init__(self, doc: YamlDocument, loader: _Loader) -> None:
-        self.doc = doc
+    Recursive over collections only, so its depth is the nesting's, which the walk holds to
+    MAX_DEPTH (deeper nesting through aliases is a finding); scalars are read in their
+    collection's loop, the nodes of a card file being nine in ten scalars."""
+
+    def __init__(self, file: str, text: str, loader: _Reading, root: Node) -> None:
+        self.file = file
+        self.text = text
         self.loader = loader
-        self.values_seen = 0
+        self.root = root
+        self.values: dict[PathKey, Location] = {}
+        self.keys: dict[PathKey, Location] = {}
+        self.walked = 0
+        #: values the walk may reach before aliases expanded the file too far: at first the
+        #: nodes composed (a lower bound of those written), counted exactly once reached
+        self.allowance = loader.nodes + MAX_ALIAS_VALUES
+        self.counted = False
         self.constructed: dict[tuple[str, str], object] = {}
+        #: each key's name as one string object (a card file says "name" thousands of times):
+        #: the data and the index share it, and pickle and marshal write it once
+        self.names: dict[str, str] = {}
+        self.composition_checked = False
 
-    def walk(self, node: Node, path: PathKey) -> object:
-        self.values_seen += 1
-        location = _mark_location(self.doc.file, node.start_mark)
-        # the composer counted the values as written; what the walk finds beyond them, aliases
-        # repeated
-        if self.values_seen > self.loader.nodes + MAX_ALIAS_VALUES:
-            raise LoadProblem(error(
-                "yaml-too-large",
-                f"aliases expand this file by more than {MAX_ALIAS_VALUES} values (an alias "
-                "bomb?); this anchored value is repeated too often; refusing to load",
-                location))
+    def value(self, node: Node, path: PathKey) -> object:
+        """One value: the limits of the walk, its location, then its data."""
+        self.walked += 1
+        mark = node.start_mark
+        location = Location(self.file, mark.line + 1, mark.column + 1)
+        if self.walked > self.allowance:
+            self._expanded_too_far(location)
         if len(path) > MAX_DEPTH:  # nesting built from aliases of nested collections
             raise LoadProblem(error(
                 "yaml-too-deep", f"lists and mappings nest more than {MAX_DEPTH} levels deep "
                 "here (through aliases); no card needs that", location))
-        self.doc.values[path] = location
-        if isinstance(node, ScalarNode):
-            return self.scalar(node, location)
-        if isinstance(node, SequenceNode):
-            return [self.walk(item, (*path, i)) for i, item in enumerate(node.value)]
-        if isinstance(node, MappingNode):
-            return self._walk_mapping(node, path)
-        raise LoadProblem(error("yaml-syntax", "unsupported YAML node", location))
+        self.values[path] = location
+        cls = node.__class__
+        if cls is ScalarNode:
+            return self.scalar(node, location)  # type: ignore[arg-type]
+        if len(path) == MAX_DEPTH:
+            self._check_composition()
+        if cls is SequenceNode:
+            return self._sequence(node, path)  # type: ignore[arg-type]
+        return self._mapping(node, path)  # type: ignore[arg-type]
+
+    def _sequence(self, node: SequenceNode, path: PathKey) -> list[object]:
+        value, scalar_value = self.value, self._scalar_value
+        inline = len(path) < MAX_DEPTH  # (deeper, each item is too deep: value() says so)
+        return [scalar_value(item, (*path, index)) if item.__class__ is ScalarNode and inline
+                else value(item, (*path, index)) for index, item in enumerate(node.value)]
+
+    def _mapping(self, node: MappingNode, path: PathKey) -> dict[str, object]:
+        pairs = node.value
+        merged_count = 0
+        if self.loader.original_pairs and id(node) in self.loader.original_pairs:
+            pairs, merged_count = self._merged(node)  # merged into another mapping before
+        else:
+            for key_node, _value_node in pairs:
+                if key_node.tag == _MERGE_TAG:
+                    pairs, merged_count = self._merged(node)
+                    break
+        file, keys, scalar = self.file, self.keys, self.scalar
+        value, scalar_value, name = self.value, self._scalar_value, self.names.setdefault
+        inline = len(path) < MAX_DEPTH
+        result: dict[str, object] = {}
+        own_keys: dict[str, Location] | None = {} if merged_count else None
+        for index, (key_node, value_node) in enumerate(pairs):
+            mark = key_node.start_mark
+            key_location = Location(file, mark.line + 1, mark.column + 1)
+            if key_node.__class__ is not ScalarNode:
+                raise LoadProblem(error("yaml-syntax", "mapping keys must be plain scalars",
+                                        key_location))
+            key = key_node.value
+            if (key_node.tag != _STR_TAG and key_node.tag != _VALUE_TAG) \
+                    or len(key) > MAX_STRING_CHARS:
+                key = str(scalar(key_node, key_location))
+            key = name(key, key)
+            if own_keys is None:
+                if key in result:
+                    raise LoadProblem(_duplicate_key(key, keys[(*path, key)], key_location))
+            elif index >= merged_count:
+                if key in own_keys:
+                    raise LoadProblem(_duplicate_key(key, own_keys[key], key_location))
+                own_keys[key] = key_location
+            child = (*path, key)
+            keys[child] = key_location
+            result[key] = scalar_value(value_node, child) \
+                if value_node.__class__ is ScalarNode and inline else value(value_node, child)
+        return result
+
+    def _scalar_value(self, node: ScalarNode, path: PathKey) -> object:
+        """:meth:`value` for a scalar whose path is within the depth limit (nine nodes in ten
+        of a card file: the generic steps cost a tenth of the walk)."""
+        self.walked += 1
+        mark = node.start_mark
+        location = Location(self.file, mark.line + 1, mark.column + 1)
+        if self.walked > self.allowance:
+            self._expanded_too_far(location)
+        self.values[path] = location
+        text = node.value
+        return text if node.tag == _STR_TAG and len(text) <= MAX_STRING_CHARS \
+            else self.scalar(node, location)
 
     def scalar(self, node: ScalarNode, location: Location) -> object:
         """Construct one scalar within the limits; a value its tag cannot read is a finding."""
@@ -219,16 +391,17 @@ class _Walker:
             raise LoadProblem(error(
                 "string-too-long", f"this text is {len(text)} characters long; the limit is "
                 f"{MAX_STRING_CHARS}", location))
-        if node.tag == _STR_TAG:
-            return text  # what PyYAML's string constructor gives, without its dispatch
-        if node.tag == _INT_TAG and len(text) > _MAX_INTEGER_DIGITS \
+        tag = node.tag
+        if tag == _STR_TAG:
+            return text
+        if tag == _INT_TAG and len(text) > _MAX_INTEGER_DIGITS \
                 and sum(ch.isdigit() for ch in text) > _MAX_INTEGER_DIGITS:
             raise LoadProblem(_too_large(text, location))
-        key = (node.tag, text)
+        key = (tag, text)
         if key in self.constructed:
             return self.constructed[key]  # checked below when first read
         try:
-            value = self.loader.construct_object(node)
+            value = self.loader.construct_object(node)  # type: ignore[attr-defined]
         except (ValueError, TypeError, KeyError, AttributeError, OverflowError,
                 yaml.YAMLError):
             raise LoadProblem(_unreadable_scalar(node, location)) from None
@@ -239,35 +412,72 @@ class _Walker:
             raise LoadProblem(error(
                 "number-not-finite", f"{_shown(text)} is {what}; write a finite number",
                 location))
-        if node.tag in _PURE_TAGS and len(self.constructed) < _MEMO_LIMIT:
+        if tag in _PURE_TAGS and len(self.constructed) < _MEMO_LIMIT:
             self.constructed[key] = value
         return value
 
-    def _walk_mapping(self, node: MappingNode, path: PathKey) -> dict[str, object]:
-        own_pairs = [(k, v) for k, v in node.value if k.tag != "tag:yaml.org,2002:merge"]
-        try:
-            self.loader.flatten_mapping(node)  # resolves "<<" merge keys in place
-        except yaml.MarkedYAMLError as exc:
-            raise LoadProblem(error("yaml-syntax", exc.problem or "bad merge key (<<)",
-                                    _mark_location(self.doc.file, exc.problem_mark))) from None
-        merged_count = len(node.value) - len(own_pairs)
-        result: dict[str, object] = {}
-        own_seen: dict[str, Location] = {}
-        for index, (key_node, value_node) in enumerate(node.value):
-            key_location = _mark_location(self.doc.file, key_node.start_mark)
-            if not isinstance(key_node, ScalarNode):
-                raise LoadProblem(error("yaml-syntax", "mapping keys must be plain scalars",
-                                        key_location))
-            key = str(self.scalar(key_node, key_location))
-            is_own = index >= merged_count
-            if is_own and key in own_seen:
-                raise LoadProblem(_duplicate_key(key, own_seen[key], key_location))
-            if is_own:
-                own_seen[key] = key_location
-            child = (*path, key)
-            self.doc.keys[child] = key_location
-            result[key] = self.walk(value_node, child)
-        return result
+    def _merged(self, node: MappingNode) -> tuple[list[tuple[Node, Node]], int]:
+        """The mapping's pairs with its merge keys ("<<") resolved by PyYAML (the merged pairs
+        first), and how many were merged: only the others are the mapping's own, which may not
+        repeat a key."""
+        loader = self.loader
+        original = loader.original_pairs.get(id(node))
+        if original is None:
+            try:
+                loader.flatten_mapping(node)
+            except yaml.MarkedYAMLError as exc:
+                raise LoadProblem(error("yaml-syntax", exc.problem or "bad merge key (<<)",
+                                        _mark_location(self.file, exc.problem_mark))) from None
+            except (_MergedIntoItself, RecursionError):
+                raise LoadProblem(_too_deep(_mark_location(self.file, node.start_mark))) \
+                    from None  # (an alias inside the collection it names: composing says so)
+            original = loader.original_pairs[id(node)]
+        own = sum(1 for key_node, _value in original if key_node.tag != _MERGE_TAG)
+        return node.value, len(node.value) - own
+
+    def _expanded_too_far(self, location: Location) -> None:
+        """Past the allowance counted from the nodes composed: counted again from the values
+        written (aliases too, each once), and refused if the walk is past that as well."""
+        if not self.counted:
+            self.counted = True
+            self.allowance = _written_values(self.root, self.loader.original_pairs) \
+                + MAX_ALIAS_VALUES
+            if self.walked <= self.allowance:
+                return
+        raise LoadProblem(error(
+            "yaml-too-large",
+            f"aliases expand this file by more than {MAX_ALIAS_VALUES} values (an alias "
+            "bomb?); this anchored value is repeated too often; refusing to load",
+            location))
+
+    def _check_composition(self) -> None:
+        """A collection at the depth limit: written there, a composer would have refused the
+        file; reached through aliases, it is fine. Asked once per file (such files are rare)."""
+        if not self.composition_checked:
+            self.composition_checked = True
+            problem = _composition_problem(self.file, self.text, type(self.loader))
+            if problem is not None:
+                raise LoadProblem(problem)
+
+
+def _written_values(root: Node, original_pairs: dict[int, list[tuple[Node, Node]]]) -> int:
+    """Values as written, keys and aliases included: each node once, and each reference to a
+    node (an alias) once more; a merged mapping as it was written."""
+    count = 1
+    seen = {id(root)}
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.__class__ is ScalarNode:
+            continue
+        children = node.value if node.__class__ is SequenceNode else [
+            child for pair in original_pairs.get(id(node), node.value) for child in pair]
+        count += len(children)
+        for child in children:
+            if id(child) not in seen:
+                seen.add(id(child))
+                stack.append(child)
+    return count
 
 
 def _duplicate_key(key: str, first: Location, location: Location) -> Finding:
@@ -318,66 +528,43 @@ def _unreadable_scalar(node: ScalarNode, location: Location) -> Finding:
                  "keep it as text", location)
 
 
-def load_yaml_text(file: str, text: str) -> tuple[YamlDocument | None, list[Finding]]:
-    """Parse YAML text; returns the document or the finding that stopped it.
+# --- loading ------------------------------------------------------------------------------------
 
-    Most files, good or bad, are read by :func:`generator.yamlfast.load_fast` in one pass: it
-    gives the document, or says which of the findings below comes first (a syntax error, an
-    unreadable scalar, a duplicate key). What it does not answer exactly (tags, merge keys,
-    limits, aliases gone wrong, several documents...) is read again by the composing loader."""
+def load_yaml_text(file: str, text: str) -> tuple[YamlDocument | None, list[Finding]]:
+    """Parse YAML text; returns the document or the finding that stopped it."""
     problem = _find_control_character(file, text) or _find_tab_indent(file, text)
     if problem is not None:
         return None, [problem]
+    # The cyclic garbage collector is paused while we read: the nodes and data hold no cycles
+    # worth collecting, yet their many young objects made the collector run full passes over
+    # everything read so far, three quarters of the time of composing a 2 MB card file.
+    with collector_paused():
+        try:
+            return _load(file, text, _Loader)
+        except LoadProblem as stopped:
+            return None, [_composition_problem(file, text, _Loader) or stopped.finding]
+        except (_Stopped, yaml.YAMLError):
+            problem = _composition_problem(file, text, _Loader)
+        return None, [problem or error("yaml-syntax", "this file cannot be read as YAML",
+                                       Location(file, 1, 1))]
+
+
+def _load(file: str, text: str, loader_class: type) -> tuple[YamlDocument | None,
+                                                              list[Finding]]:
+    """Compose, then walk; raises LoadProblem, _Stopped or PyYAML's errors."""
+    loader = loader_class(text)
     try:
-        data, values, keys = load_fast(file, text)
-    except Fallback:
-        return load_composed(file, text)
-    except FoundProblem as found:
-        finding = _found_finding(file, found)
-        return (None, [finding]) if finding is not None else load_composed(file, text)
-    return YamlDocument(file, data, values, keys), []
-
-
-def _found_finding(file: str, found: FoundProblem) -> Finding | None:
-    """The finding for what the fast path found, worded by the code the composing loader uses:
-    a scalar goes through the walker's own checks (None if they find nothing wrong with it)."""
-    if isinstance(found, FoundSyntaxError):
-        return _syntax_error(file, found.error)
-    if isinstance(found, FoundDuplicateKey):
-        return _duplicate_key(found.key, found.first, found.location)
-    if isinstance(found, FoundBadScalar):
-        loader = _Loader("", file)
-        try:
-            _Walker(YamlDocument(file, None), loader).scalar(
-                ScalarNode(found.tag, found.text), found.location)
-        except LoadProblem as stopped:
-            return stopped.finding
-        finally:
-            loader.dispose()
-    return None
-
-
-def load_composed(file: str, text: str) -> tuple[YamlDocument | None, list[Finding]]:
-    """The composing loader on text that passed the character checks: PyYAML nodes composed
-    from libyaml's events within the limits, then walked into data and locations."""
-    loader = _Loader(text, file)
-    try:
-        try:
-            node = loader.get_single_node()
-        except LoadProblem as stopped:
-            return None, [stopped.finding]
-        except yaml.MarkedYAMLError as exc:
-            return None, [_syntax_error(file, exc)]
-        except yaml.YAMLError as exc:
-            return None, [error("yaml-syntax", str(exc).splitlines()[0], Location(file, 1, 1))]
-        if node is None:
-            return None, [error("empty-file", "file is empty; expected a YAML mapping",
-                                Location(file, 1, 1))]
-        doc = YamlDocument(file=file, data=None)
-        try:
-            doc.data = _Walker(doc, loader).walk(node, ())
-        except LoadProblem as stopped:
-            return None, [stopped.finding]
-        return doc, []
+        root = loader.get_single_node()
     finally:
         loader.dispose()
+    if root is None:
+        return None, [error("empty-file", "file is empty; expected a YAML mapping",
+                            Location(file, 1, 1))]
+    if loader.nodes + text.count("*") > MAX_VALUES \
+            and _written_values(root, loader.original_pairs) > MAX_VALUES:
+        # (aliases are not composed: with them, the values written may pass the limit)
+        raise LoadProblem(error("yaml-too-large", f"file holds more than {MAX_VALUES} values",
+                                Location(file, 1, 1)))
+    walker = _Walker(file, text, loader, root)
+    data = walker.value(root, ())
+    return YamlDocument(file, data, walker.values, walker.keys), []

@@ -11,9 +11,11 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from generator import parsecache, usercache, yamlsource
 from generator.resources import builtin_template_file
+from generator.yamldoc import LoadProblem
 from tests.conftest import CWNB, ROOT
 
 
@@ -36,7 +38,6 @@ def _no_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
         raise AssertionError("parsed again instead of read from the cache")
 
     monkeypatch.setattr(yamlsource, "load_yaml_text", refuse)
-    monkeypatch.setattr(yamlsource, "safe_load", refuse)
 
 
 def test_every_repository_file_reads_back_from_the_cache_as_parsed(
@@ -98,9 +99,12 @@ def test_an_edited_text_is_not_taken_for_the_old_one(cache_dir: Path) -> None:
 def test_plain_files_and_values_marshal_cannot_keep(cache_dir: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     palette = builtin_template_file("cwnb", "palette.yaml").read_text(encoding="utf-8")
-    assert parsecache.safe_load(palette) == yamlsource.safe_load(palette)
+    assert parsecache.safe_load(palette) == yaml.safe_load(palette)
     dated = "released: 2024-05-01\n"
-    assert parsecache.safe_load(dated) == yamlsource.safe_load(dated)  # (a date: not kept)
+    assert parsecache.safe_load(dated) == yaml.safe_load(dated)  # (a date: not kept)
+    assert parsecache.safe_load("") is None
+    with pytest.raises(LoadProblem):
+        parsecache.safe_load("a: 1\na: 2\n")  # pnp's own files obey the one loader too
     assert len(list(cache_dir.iterdir())) == 1
     _no_parsing(monkeypatch)
     assert parsecache.safe_load(palette)["normal"]
