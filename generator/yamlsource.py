@@ -163,7 +163,8 @@ class _Reading(SafeConstructor, Resolver):
     def flatten_mapping(self, node: MappingNode) -> None:
         if id(node) in self.flattening:
             raise _MergedIntoItself
-        self.original_pairs.setdefault(id(node), list(node.value))
+        if id(node) not in self.original_pairs:
+            self.original_pairs[id(node)] = list(node.value)
         self.flattening.add(id(node))
         try:
             SafeConstructor.flatten_mapping(self, node)
