@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 build: $(STAMP)
-	$(BIN)/python -m generator.buildall --out output
+	$(BIN)/python -m generator.pipeline.buildall --out output
 
 test: $(STAMP)
 	$(BIN)/ruff check generator tests bench

@@ -2,7 +2,7 @@
 
 The templates live at the top of the repository (``templates/<game>/``, data beside ``cards/``),
 but an installed pnp must find them without the repository. ``package_dir`` maps them into the
-wheel as ``generator/builtin_templates``; ``generator.resources.builtin_templates_root`` finds
+wheel as ``generator/builtin_templates``; ``generator.runtime.resources.builtin_templates_root`` finds
 that copy in a wheel and the repository's folder in an editable install or a plain checkout.
 Everything else about the distribution (package data included) is declared in pyproject.toml.
 """

@@ -6,8 +6,9 @@ have written fronts, backs and duplex with the expected page counts, each floor 
 DESIGN.md's budget: pnp within 2.0 times the floor (median of the paired ratios).
 
 ``--force`` skips only the whole-build "up to date" check: pnp keeps what it derived from its
-inputs and can derive again (the SVG art it compiled, generator/vectorart.py; the YAML files it
-parsed, generator/parsecache.py; the cards each schema accepted, generator/schemamemo.py), as
+inputs and can derive again (the SVG art it compiled, generator/render/vectorart.py; the YAML
+files it parsed, generator/load/parsecache.py; the cards each schema accepted,
+generator/schema/memo.py), as
 for a user editing a card. ``--cold`` deletes the build's cache folder and the user caches
 before every pnp run: each run parses, checks and records everything again, as a first build.
 Run: ``.venv/bin/python bench/build_vs_reportlab.py [PAIRS] [--cold]``.
@@ -38,7 +39,7 @@ from harness import (
     report,
 )
 
-from generator.buildcache import CACHE_FOLDER
+from generator.cache.buildcache import CACHE_FOLDER
 
 PACK = ROOT / "cards" / "cwnb"
 BUDGET = 2.0

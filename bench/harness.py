@@ -31,7 +31,7 @@ Check = Callable[[subprocess.CompletedProcess[bytes]], None]
 #: make each run compile pnp's sources again and time the compiler
 ENV = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
 #: pnp's user-level caches (compiled SVG art, parsed YAML, schema verdicts:
-#: generator.usercache) are the benchmark's own, not the user's: a "cold" run deletes them
+#: generator.cache.usercache) are the benchmark's own, not the user's: a "cold" run deletes them
 #: with the build's cache
 USER_CACHE = Path(tempfile.mkdtemp(prefix="pnp-bench-cache-"))
 ENV["PNP_CACHE_DIR"] = str(USER_CACHE)

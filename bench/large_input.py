@@ -125,7 +125,7 @@ def set_rule_finding(cards: int, pack: Path):
 
 
 #: the bound holds for input pnp meets for the first time: every run starts without the files
-#: parsed or the cards checked by the run before (generator.parsecache, generator.schemamemo)
+#: parsed or the cards checked by the run before (generator.load.parsecache, generator.schema.memo)
 FIRST_SIGHT = {name: forget_user_cache for name in ("valid", "one bad card", "data game")}
 
 

@@ -57,7 +57,7 @@ class Recorder:
     """Stands in for a ReportLab object: every method call is logged, and made on a real
     object of its own (the shadow) that nobody saves. The shadow keeps the state ReportLab
     builds as it draws (a document's font subsets above all), which pnp's painter reads when
-    it encodes text itself (generator.render.OpPainter); its answers are what the replay's
+    it encodes text itself (generator.render.pdf.OpPainter); its answers are what the replay's
     real objects answer, call for call."""
 
     __slots__ = ("_ident", "_recording", "_shadow")

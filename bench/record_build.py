@@ -28,11 +28,11 @@ def main(dump: Path, build_args: list[str]) -> None:
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfgen.canvas import Canvas
 
-    import generator.build
-    import generator.sheetfiles  # (importing build loads the render modules to patch)
+    import generator.pipeline.build
+    import generator.render.sheetpdfs  # (importing build loads the render modules to patch)
 
     os.environ["PNP_JOBS"] = "1"
-    sheets = generator.sheetfiles
+    sheets = generator.render.sheetpdfs
     # drawn through ReportLab's own calls (bench/reference_render.py), byte-identical to what
     # pnp's painter writes: the replay then makes every call ReportLab needs for these pages
     import reference_render
@@ -45,7 +45,7 @@ def main(dump: Path, build_args: list[str]) -> None:
     sheets._draw_atomically = lambda job, first, stop, path, title: sheets.draw_pages(
         job, first, stop, path, title)
     whole = sheets.write_sheet_files
-    generator.build.write_sheet_files = lambda *args, **kwargs: whole(
+    generator.pipeline.build.write_sheet_files = lambda *args, **kwargs: whole(
         *args, **{**kwargs, "cache": None})
 
     import tempfile
@@ -57,12 +57,12 @@ def main(dump: Path, build_args: list[str]) -> None:
         opsdump.record_font_calls(recording)
         for name, module in list(sys.modules.items()):
             # SVG art is recorded as PDF operators on a scratch canvas of its own, which must
-            # draw (generator.vectorart); what the build then does with them is recorded
-            if name == "generator.vectorart":
+            # draw (generator.render.vectorart); what the build then does with them is recorded
+            if name == "generator.render.vectorart":
                 continue
             if name.startswith("generator") and getattr(module, "Canvas", None) is Canvas:
                 module.Canvas = factory
-        from generator.cli import dispatch
+        from generator.cli.main import dispatch
 
         try:
             dispatch(["build", *build_args])
@@ -76,7 +76,7 @@ def main(dump: Path, build_args: list[str]) -> None:
             fonts.append((font_name, path))
     from reportlab.pdfbase import pdfdoc
 
-    # the zlib level pnp compresses streams at (generator.render replaces ReportLab's filter)
+    # the zlib level pnp compresses streams at (generator.render.pdf replaces ReportLab's filter)
     header = {"fonts": fonts, "useA85": rl_config.useA85, "calls": recording.last_id,
               "flate_level": getattr(pdfdoc.PDFZCompress, "level", None)}
     dump.with_suffix(".header").write_bytes(pickle.dumps(header))

@@ -1,7 +1,7 @@
 """What pnp's painter did until session 6, kept as the floor of bench/scaling.py: each op drawn
 through ReportLab's own drawing calls (text objects, colour objects, paths, transforms).
 
-pnp's painter (generator.render.OpPainter) now writes those operators itself, formatted by
+pnp's painter (generator.render.pdf.OpPainter) now writes those operators itself, formatted by
 ReportLab's number writer, and its files are byte-identical to what these calls make. Budget 2
 compares pnp's build with "ReportLab alone making pnp's own drawing calls": recording pnp's
 calls now would record mostly finished operators (``addLiteral``), and the floor would leave
@@ -17,9 +17,9 @@ from reportlab.lib.colors import HexColor
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from generator.fonts import font_name
 from generator.layout.ops import Text
-from generator.render import OpPainter, SheetRenderer
+from generator.load.fonts import font_name
+from generator.render.pdf import OpPainter, SheetRenderer
 
 
 @cache
@@ -30,7 +30,7 @@ def _color(value: str) -> HexColor:
 class ReferencePainter(OpPainter):
     """pnp's op painter drawing through ReportLab's API (one call or object per setting)."""
 
-    # the primitives generator.render.OpPainter writes as operators, as ReportLab calls
+    # the primitives generator.render.pdf.OpPainter writes as operators, as ReportLab calls
 
     def _set_fill(self, fill: str) -> None:
         if fill != self._fill:

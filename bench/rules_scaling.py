@@ -22,8 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from generator.model import CardSet  # noqa: E402
-from generator.pack import load_pack  # noqa: E402
+from generator.model.cards import CardSet  # noqa: E402
+from generator.pipeline.pack import load_pack  # noqa: E402
 
 FILE_CARDS = 5000
 SHIP = ("  - {{id: ship-{n}, kind: ship, name: Ship {n}, class: Test, type: {type}, "

@@ -7,13 +7,13 @@ builds. Two whole processes then run alternately:
 - the replay of that very build's ReportLab calls (record_build.py, replay_reportlab.py), whose
   PDFs must be byte-identical to pnp's: the floor draws exactly what pnp draws. pnp joins pages
   with pikepdf (duplex.pdf from fronts.pdf and backs.pdf in a build of one chunk; the three
-  files from chunks of pages in a larger build, generator/sheetfiles.py); the replay draws the
+  files from chunks of pages in a larger build, generator/render/sheetpdfs.py); the replay draws the
   same files or chunks, and the check joins them the same way (untimed) before comparing bytes,
   so the joining counts as pnp's own work. pnp draws with both cores,
   the replay with one: wall and CPU ratios are both printed.
 The replay's time to unpickle its own dump is subtracted. Printed: seconds, ratio, time and
 peak memory per card. ``--force`` keeps pnp's build cache (the SVG art it compiled once,
-generator/vectorart.py; the recording run fills it), as for a user editing a card; ``--cold``
+generator/render/vectorart.py; the recording run fills it), as for a user editing a card; ``--cold``
 deletes it before every pnp run, so each run parses and records its SVG art again.
 Run: ``.venv/bin/python bench/scaling.py [N ...] [--pairs P] [--cold]``.
 """
@@ -44,8 +44,8 @@ from harness import (
     run_measured,
 )
 
-from generator.buildcache import CACHE_FOLDER
-from generator.sheetfiles import assemble, join_duplex
+from generator.cache.buildcache import CACHE_FOLDER
+from generator.render.sheetpdfs import assemble, join_duplex
 
 BASE = ROOT / "cards" / "cwnb"
 BUDGET = 1.3

@@ -1,3 +1,3 @@
-from generator.cli import command
+from generator.cli.main import main
 
-command()
+main()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -13,8 +14,8 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-# pnp keeps compiled SVG art in the user's cache too (generator.vectorart.user_art_folder): the
-# tests and the pnp processes they start use a folder of their own, never the user's
+# pnp keeps compiled SVG art in the user's cache too (generator.render.vectorart.user_art_folder):
+# the tests and the pnp processes they start use a folder of their own, never the user's
 os.environ["PNP_CACHE_DIR"] = tempfile.mkdtemp(prefix="pnp-test-cache-")
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,6 +55,13 @@ def write_pack(root: Path, files: dict[str, str | bytes], game: str = GAME_YAML)
     return root
 
 
+def copy_datagame(tmp_path: Path, name: str = "emberfall") -> Path:
+    """A copy of the small data game of tests/fixtures/datagame, to edit in a test."""
+    pack = tmp_path / name
+    shutil.copytree(ROOT / "tests" / "fixtures" / "datagame", pack)
+    return pack
+
+
 @pytest.fixture
 def make_pack(tmp_path: Path):
     def factory(files: dict[str, str | bytes], game: str = GAME_YAML) -> Path:
@@ -71,7 +79,7 @@ def run_pnp(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[
 def slow_schema_checks(monkeypatch) -> list[str]:
     """Count the instances that reach jsonschema, the slow explaining validator (what makes a
     clean validate fast, asserted as work done instead of seconds on a shared machine)."""
-    from generator import schemacheck
+    from generator.schema import check as schemacheck
 
     reached: list[str] = []
     validator, data_validator = schemacheck._validator, schemacheck.data_validator

@@ -560,7 +560,7 @@ def _child(args: list[str], work: Path) -> None:
         sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
         sys.stderr = open(2, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
         sys.argv = ["pnp", *args]
-        from generator.cli import main
+        from generator.cli.main import main
 
         main()
     except SystemExit as exc:
@@ -713,9 +713,10 @@ def _init_worker() -> None:
     """Import pnp once per worker: every forked case starts warm."""
     import importlib
 
-    from generator.fonts import FONT_FILES, font_name
+    from generator.load.fonts import FONT_FILES, font_name
 
-    for module in ("generator.cli", "generator.build", "generator.localecheck"):
+    for module in ("generator.cli.main", "generator.pipeline.build",
+                   "generator.pipeline.localecheck"):
         importlib.import_module(module)
     for style in FONT_FILES:
         font_name(style)
@@ -783,7 +784,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", action="store_true", help="keep the case's folder")
     args = parser.parse_args(argv)
     # fuzzed SVG art is compiled into a cache of the campaign's own, not the user's
-    # (generator.vectorart.user_art_folder)
+    # (generator.render.vectorart.user_art_folder)
     os.environ.setdefault("PNP_CACHE_DIR", tempfile.mkdtemp(prefix="pnp-fuzz-cache-"))
     if args.case is not None:
         _init_worker()

@@ -8,7 +8,7 @@ import fuzzing
 from conftest import CWNB, write_pack
 from fuzzing import mutate_bytes
 
-from generator.validate import validate
+from generator.pipeline.validate import validate
 
 
 def test_mutated_card_files_never_raise(tmp_path):

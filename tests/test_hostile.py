@@ -2,7 +2,7 @@
 
 Each test builds the attack, runs pnp on it and checks the located finding (or usage error) that
 must come out instead of a crash, a hang, an internal error or a silent loss. Limits are those of
-generator.limits; the fuzz suite (test_fuzz.py, ``make fuzz``) keeps the whole space covered.
+generator.core.limits; the fuzz suite (test_fuzz.py, ``make fuzz``) keeps the whole space covered.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 from conftest import CWNB, ROOT, SHIP, run_pnp, write_pack
 
-from generator import limits
-from generator.findings import Finding
-from generator.validate import validate
+from generator.core import limits
+from generator.core.findings import Finding
+from generator.pipeline.validate import validate
 
 COMMANDER = ROOT / "cards" / "commander"
 EXPANSION = ROOT / "cards" / "cwnb-expansion"
@@ -50,7 +50,7 @@ def cwnb(tmp_path: Path) -> Path:
 def run_limited(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
     """pnp in a process held to 1 GiB of address space, as the budget says."""
     code = ("import resource, sys; resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30)); "
-            "from generator.cli import main; sys.argv = ['pnp'] + sys.argv[1:]; main()")
+            "from generator.cli.main import main; sys.argv = ['pnp'] + sys.argv[1:]; main()")
     return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
                           cwd=ROOT, timeout=timeout)
 
@@ -155,7 +155,7 @@ def test_a_200_mb_file_is_refused_by_its_size(cwnb, name, kind):
     if name == "game.yaml":
         findings = validate(cwnb).findings
     else:
-        from generator.localecheck import check_locale
+        from generator.pipeline.localecheck import check_locale
         result = validate(cwnb)
         findings = result.findings + (check_locale(result.card_set, result.game, "ru",
                                                    layout=False) if result.card_set else [])
@@ -167,7 +167,7 @@ def test_a_200_mb_file_is_refused_by_its_size(cwnb, name, kind):
 # --- PO catalogs and the glossary -------------------------------------------------------------
 
 def ru_findings(pack: Path) -> list[Finding]:
-    from generator.localecheck import check_locale
+    from generator.pipeline.localecheck import check_locale
 
     result = validate(pack)
     assert result.card_set is not None
@@ -250,7 +250,7 @@ def test_an_alias_bomb_in_the_glossary_is_refused(cwnb):
 
 
 def test_glossary_check_scales_with_text_not_terms_times_texts(cwnb):
-    from generator.localecheck import read_glossary
+    from generator.pipeline.localecheck import read_glossary
 
     entries = "".join(f"  - {{en: term{i}, ru: [t{i}]}}\n"
                       for i in range(limits.MAX_GLOSSARY_TERMS))
@@ -370,17 +370,17 @@ def test_ids_packs_and_locales_may_not_end_in_a_newline(tmp_path, ships, game, f
 def test_non_finite_or_out_of_range_options_are_usage_errors(tmp_path, option):
     result = run_pnp("build", str(CWNB), *option, "--out", str(tmp_path / "out"))
     assert_clean_exit(result, 2)
-    assert f"error: argument {option[0]}: " in result.stderr  # named, with what is wrong
+    assert f"Error: Invalid value for '{option[0]}': " in result.stderr  # named, with what is wrong
     assert not (tmp_path / "out").exists()
 
 
 # --- safe writes -----------------------------------------------------------------------------
 
 def test_i18n_update_that_cannot_write_keeps_the_catalog_whole(cwnb, monkeypatch):
-    from generator import safewrite
-    from generator.errors import UsageError
-    from generator.i18n import pack_messages, update
-    from generator.pack import load_pack
+    from generator.core.errors import UsageError
+    from generator.i18n.catalogs import pack_messages, update
+    from generator.pipeline.pack import load_pack
+    from generator.runtime import safewrite
 
     po = cwnb / "locales" / "ru.po"
     before = po.read_bytes()
@@ -408,7 +408,7 @@ def test_i18n_update_refuses_to_overwrite_a_broken_catalog(cwnb):
 
 
 def test_leftovers_of_killed_builds_are_removed_carefully(tmp_path):
-    from generator.outdir import atomic_folder
+    from generator.runtime.outdir import atomic_folder
 
     parent = tmp_path / "out"
     parent.mkdir()
@@ -460,7 +460,7 @@ def test_a_build_killed_while_writing_is_cleaned_up_by_the_next(tmp_path):
 def test_concurrent_swaps_into_one_folder_all_succeed_and_it_never_goes_missing(tmp_path):
     import threading
 
-    from generator.outdir import atomic_folder
+    from generator.runtime.outdir import atomic_folder
 
     target = tmp_path / "out" / "a4"
     with atomic_folder(target) as scratch:
@@ -499,7 +499,7 @@ def test_concurrent_swaps_into_one_folder_all_succeed_and_it_never_goes_missing(
 def test_the_folder_a_build_swapped_out_is_left_to_that_build(tmp_path, monkeypatch):
     """Another build starting while this one removes the previous output must not remove it
     too (both removing one tree made rmtree fail in one of them)."""
-    from generator import outdir
+    from generator.runtime import outdir
 
     target = tmp_path / "out" / "a4"
     with outdir.atomic_folder(target) as scratch:
@@ -617,7 +617,7 @@ def test_a_huge_release_size_stays_within_a_gibibyte(tmp_path):
 
 
 def test_card_and_copy_limits_are_findings(make_pack, monkeypatch):
-    from generator import validate as validate_module
+    from generator.pipeline import validate as validate_module
 
     text = "cards:\n" + "".join(SHIP.format(id=f"s{i}") for i in range(5))
     pack = make_pack({"ships.yaml": text})
@@ -685,8 +685,8 @@ def test_an_svg_icon_with_an_infinite_coordinate_stops_the_build_by_name(rockpoo
 
 def test_art_that_only_drawing_finds_wrong_stops_naming_the_file():
     """What validation cannot see in an SVG still stops the output with the file's name."""
-    from generator.errors import UsageError
-    from generator.render import drawing_art
+    from generator.core.errors import UsageError
+    from generator.render.pdf import drawing_art
 
     with pytest.raises(UsageError, match=r"icons/rocks\.svg: this SVG cannot be drawn \(a "
                        r"number in it is infinite or not a number\)"), \
@@ -911,8 +911,8 @@ def test_a_workbook_of_millions_of_cells_is_refused_before_openpyxl_holds_a_row(
 
 def test_schema_out_is_written_atomically_and_a_failed_write_keeps_the_old_files(
         tmp_path, monkeypatch, capsys):
-    from generator import safewrite
-    from generator.cli import main
+    from generator.cli.main import main
+    from generator.runtime import safewrite
 
     out = tmp_path / "schemas"
     assert_clean_exit(run_pnp("schema", str(CWNB), "--out", str(out)), 0)

@@ -13,9 +13,9 @@ import pdfplumber
 import pytest
 from pypdf import PdfReader
 
-from generator import sheetfiles
-from generator.build import build
-from generator.impose import SheetOptions
+from generator.impose.sheets import SheetOptions
+from generator.pipeline.build import build
+from generator.render import sheetpdfs as sheetfiles
 from tests.conftest import CWNB, ROOT, SHIP, run_pnp
 
 
@@ -87,33 +87,33 @@ def test_an_unchanged_rebuild_is_skipped_and_any_change_rebuilds(tmp_path: Path)
 
 
 def test_help_and_a_clean_validate_import_no_heavy_machinery(tmp_path: Path) -> None:
-    """Start-up budget: ``--help`` loads none of pnp's machinery; validating a clean pack never
-    loads jsonschema (jsonschema-rs decides) nor pikepdf (a small build does not join pages);
-    and nothing pnp runs imports click (30 ms) unless a progress bar is drawn on a terminal."""
-    # main(), not the pnp command: the command ends its process at once (generator.cli.command)
+    """Start-up budget: ``--help`` loads click and none of pnp's machinery; validating a clean
+    pack never loads jsonschema (jsonschema-rs decides) nor pikepdf (a small build does not
+    join pages)."""
     probe = ("import sys; sys.argv = ['pnp'] + sys.argv[1:]\n"
-             "from generator.cli import main\n"
+             "from generator.cli.main import main\n"
              "try:\n    main()\n"
              "except SystemExit as exit:\n    assert not exit.code, exit.code\n"
              "heavy = ('jsonschema', 'reportlab', 'yaml', 'generator.layout.engine', 'pikepdf',"
-             " 'click')\n"
+             " 'msgspec', 'click')\n"
              "print(sorted(m for m in heavy if m in sys.modules))")
     build = ["build", str(CWNB), "--out", str(tmp_path), "--force"]
     for args, absent in ((["--help"], {"jsonschema", "reportlab", "yaml",
-                                        "generator.layout.engine", "pikepdf", "click"}),
-                         (["validate", str(CWNB)], {"jsonschema", "pikepdf", "click"}),
-                         (build, {"jsonschema", "click"})):
+                                        "generator.layout.engine", "pikepdf", "msgspec"}),
+                         (["validate", str(CWNB)], {"jsonschema", "pikepdf"}),
+                         (build, {"jsonschema"})):
         result = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True,
                                 text=True, cwd=ROOT, timeout=300)
         assert result.returncode == 0, result.stdout + result.stderr
         loaded = set(ast.literal_eval(result.stdout.strip().splitlines()[-1]))
         assert not loaded & absent, (args, result.stdout + result.stderr)
+        assert "click" in loaded  # the command line itself
     assert (tmp_path / "cwnb" / "en" / "a4" / "duplex.pdf").is_file()
 
 
 def test_a_large_card_file_without_aliases_is_not_taken_for_an_alias_bomb(tmp_path: Path) -> None:
-    from generator.limits import MAX_ALIAS_VALUES
-    from generator.yamlsource import load_yaml_text
+    from generator.core.limits import MAX_ALIAS_VALUES
+    from generator.load.yamlsource import load_yaml_text
 
     def load_yaml_file(path: Path):
         return load_yaml_text(str(path), path.read_text(encoding="utf-8"))

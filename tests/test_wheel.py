@@ -4,6 +4,7 @@ folder that is not the repository, prints exactly what the editable install prin
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -23,12 +24,27 @@ def _run(*args: str, cwd: Path, timeout: int = 600) -> subprocess.CompletedProce
     return subprocess.run(list(args), capture_output=True, text=True, cwd=cwd, timeout=timeout)
 
 
+def _source_copy(target: Path) -> Path:
+    """The repository's own files (those git tracks or would track) copied to ``target``:
+    setuptools builds in the source folder's ``build/``, where files of an earlier layout of
+    the package survive and would go into the wheel as if they were sources."""
+    listed = _run("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard",
+                  cwd=ROOT)
+    assert listed.returncode == 0, listed.stderr
+    for name in filter(None, listed.stdout.split("\0")):
+        source = ROOT / name
+        if source.is_file():
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target / name)
+    return target
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> tuple[Path, Path]:
     """(the wheel, the pnp command of a fresh venv that has only that wheel installed)."""
     work = tmp_path_factory.mktemp("wheel")
     built = _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w",
-                 str(work / "dist"), str(ROOT), cwd=work)
+                 str(work / "dist"), str(_source_copy(work / "src")), cwd=work)
     assert built.returncode == 0, built.stderr
     (wheel,) = (work / "dist").glob("*.whl")
     venv = work / "venv"

@@ -13,7 +13,7 @@ from typing import ClassVar
 
 from msgspec import field
 
-from generator.model import Card, SourceRef
+from generator.model.cards import Card, SourceRef
 
 IMPLIED_FIELDS = ("id", "kind", "count")
 
@@ -33,6 +33,13 @@ class DataCard(Card, frozen=True):
         if name in fields:
             return fields[name]
         raise AttributeError(name)
+
+    def template_fields(self) -> Mapping[str, object]:
+        return self.fields
+
+    def content(self) -> tuple[object, ...]:
+        return tuple(sorted((str(k), repr(v)) for k, v in self.fields.items()
+                            if k not in ("id", "count", "pack", "source")))
 
     def text_fields(self) -> dict[str, str]:
         return {name: value for name in self.translatable

@@ -11,18 +11,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from generator import art
-from generator.cel import MAX_COST, to_cel
-from generator.deck import Deck
-from generator.findings import Finding, error, warning
+from generator.core.findings import Finding, did_you_mean, error, warning
+from generator.core.location import Location
+from generator.datagame.cards import DataCard
+from generator.datagame.rules import _eval_failure, _named, involved
+from generator.datagame.templates import color_props, is_color, missing_icon
 from generator.layout.engine import art_roots, substitute, visible
-from generator.location import Location
-from generator.model import CardSet
-from generator.schemacheck import did_you_mean
-
-from .cards import DataCard
-from .rules import _eval_failure, _named, involved
-from .templates import color_props, is_color, missing_icon
+from generator.load import art
+from generator.model.cards import CardSet
+from generator.model.deck import Deck
+from generator.rules.cel import MAX_COST, to_cel
 
 _SINGLE = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 _TOKEN = re.compile(r"\{([a-z0-9][a-z0-9-]*)\}")  # an inline icon in running text

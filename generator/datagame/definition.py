@@ -1,5 +1,5 @@
 """A game defined in data: game.yaml's ``kinds:``, ``rules:``, ``deck:``, ``fonts:`` and
-``palette:`` read into the same :class:`~generator.games.base.Game` a built-in module exposes.
+``palette:`` read into the same :class:`~generator.model.game.Game` a built-in module exposes.
 
 Everything is checked once, when the manifest is read, and every problem is a finding located
 in game.yaml or in the template file at fault: a kind's schema that is not valid JSON Schema, a
@@ -15,23 +15,10 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from generator.art import ArtProblem, resolve
-from generator.cel import plain_truthy
-from generator.findings import Finding, error
-from generator.fonts import pack_font_style
-from generator.games.base import CardKind, Faces, Game
-from generator.layout.icons import icon_files, svg_icon
-from generator.layout.ops import Op
-from generator.layout.template import Template, TemplateError, register_template_folder
-from generator.location import Location
-from generator.model import Card, CardSize
-from generator.packfiles import PackFolder, named_file_refusal
-from generator.packpatterns import unrunnable_patterns
-from generator.schemacheck import describe_type, did_you_mean
-from generator.yamldoc import YamlDocument
-
-from .cards import IMPLIED_FIELDS, DataCard, card_builder
-from .rules import (
+from generator.core.findings import Finding, did_you_mean, error
+from generator.core.location import Location
+from generator.datagame.cards import IMPLIED_FIELDS, DataCard, card_builder
+from generator.datagame.rules import (
     DataRule,
     RuleContext,
     check_rules,
@@ -39,7 +26,20 @@ from .rules import (
     kind_values,
     sample_card,
 )
-from .templates import TemplateScope, builtin_fonts, load_data_template
+from generator.datagame.templates import TemplateScope, builtin_fonts, load_data_template
+from generator.layout.icons import icon_files, svg_icon
+from generator.layout.ops import Op
+from generator.load.art import ArtProblem, resolve
+from generator.load.fonts import pack_font_style
+from generator.load.packfiles import PackFolder, named_file_refusal
+from generator.load.yamldoc import YamlDocument
+from generator.model.cards import Card, CardSize
+from generator.model.game import YAML_SUFFIXES, CardKind, Faces, Game
+from generator.model.template import Template, register_template_folder
+from generator.rules.cel import plain_truthy
+from generator.rules.table import RuleRow
+from generator.schema.check import describe_type
+from generator.schema.patterns import unrunnable_patterns
 
 TEMPLATES_DIR = "templates"
 DEFAULT_PALETTE = MappingProxyType({"ink": "#000000", "paper": "#ffffff",
@@ -83,12 +83,10 @@ class DataGame:
     deck: DeckDefinition | None = None
     manifest_file: str = ""
 
-    def template(self, name: str) -> Template:
-        """A loaded template; one that could not be loaded (its findings say why) raises
-        TemplateError, so that laying out cards skips it instead of failing."""
-        if name not in self.templates:
-            raise TemplateError(f"template '{name}' could not be loaded")
-        return self.templates[name]
+    def template(self, name: str) -> Template | None:
+        """A loaded template; None for one that could not be loaded (its findings say why),
+        so that laying out cards skips it instead of failing."""
+        return self.templates.get(name)
 
     @property
     def text_styles(self) -> tuple[str, ...]:
@@ -289,6 +287,59 @@ def _other_template_files(root: Path, used: set[str]) -> list[Finding]:
     return findings
 
 
+class DataDefinedGame(Game, frozen=True):
+    """A game defined in data, as the pipeline sees it: every question answered from its
+    definition (game.yaml, the pack's templates, art and icons)."""
+
+    definition: DataGame | None = None
+    card_file_suffixes: frozenset[str] = YAML_SUFFIXES | {".csv", ".xlsx"}
+    art_checked_on_load: bool = True
+    layout_child_share: float = 0.75
+
+    @property
+    def _defined(self) -> DataGame:
+        assert self.definition is not None
+        return self.definition
+
+    def template(self, name: str) -> Template | None:
+        return self._defined.template(name)
+
+    def art_folder(self) -> Path:
+        return self._defined.root
+
+    def icon_painters(self) -> Mapping[str, Callable[..., list]]:
+        """The pack's ``icons/<name>.svg`` as ``{icon-<name>}``."""
+        assert self.faces is not None
+        return self.faces.icons
+
+    def palette(self, variant: str = "normal") -> Mapping[str, str]:
+        return self._defined.palette
+
+    def prepare_face(self, ctx: object, card: Card, card_root: Path | None) -> None:
+        self._defined.prepare(ctx, card, card_root)
+
+    def rule_rows(self) -> list[RuleRow]:
+        """The ``rules:`` and ``deck:`` of game.yaml, as ``pnp rules`` lists them."""
+        definition = self._defined
+        rows = [RuleRow(r.code, r.level, r.kind, str(r.severity), r.cites, r.message, r.check)
+                for r in definition.rules]
+        deck = definition.deck
+        if deck is None:
+            return rows
+        if deck.min_size is not None or deck.max_size is not None:
+            low = deck.min_size if deck.min_size is not None else 0
+            high = deck.max_size if deck.max_size is not None else "any number of"
+            size = f"exactly {low}" if low == high else f"{low} to {high}"
+            rows.append(RuleRow("deck-size", "deck", None, "error", None,
+                                f"a deck holds {size} cards"))
+        if deck.max_copies is not None:
+            rows.append(RuleRow("deck-max-copies", "deck", None, "error", None,
+                                f"at most {deck.max_copies} copies of a card in a deck"))
+        rows += [RuleRow(r.code, "deck", None, str(r.severity), r.cites, r.message, r.check)
+                 for r in deck.rules]
+        return rows
+
+
 def _deck(data: Mapping[str, Any], doc: YamlDocument, ctx: RuleContext
           ) -> tuple[DeckDefinition | None, list[Finding]]:
     raw = data.get("deck")
@@ -362,7 +413,7 @@ def _schema_problem(schema: dict[str, Any]) -> tuple[tuple[Any, ...], str, objec
     (slow to import) explains a failure."""
     import jsonschema_rs
 
-    from generator.schemacheck import plain_schema
+    from generator.schema.check import plain_schema
 
     try:
         if jsonschema_rs.meta.is_valid(plain_schema(schema)):
@@ -380,7 +431,7 @@ def _schema_problem(schema: dict[str, Any]) -> tuple[tuple[Any, ...], str, objec
 
 
 def _game(definition: DataGame, raw_kinds: Mapping[str, Any], data: Mapping[str, Any]) -> Game:
-    from .checks import art_findings, deck_findings
+    from generator.datagame.checks import art_findings, deck_findings
 
     kinds = {}
     for name, kind in definition.kinds.items():
@@ -399,9 +450,10 @@ def _game(definition: DataGame, raw_kinds: Mapping[str, Any], data: Mapping[str,
                   icons=definition.icon_painters())
     deck_rules = () if definition.deck is None else (
         lambda deck, card_set: deck_findings(definition, deck, card_set),)
-    return Game(name=definition.name, title=str(data.get("name", definition.name)),
-                schema_package="", kinds=MappingProxyType(kinds), rules=(rule_check,),
-                faces=faces, deck_rules=deck_rules, data=definition)
+    return DataDefinedGame(name=definition.name, title=str(data.get("name", definition.name)),
+                           schema_package="", kinds=MappingProxyType(kinds),
+                           rules=(rule_check,), faces=faces, deck_rules=deck_rules,
+                           text_styles=definition.text_styles, definition=definition)
 
 
-__all__ = ["DataGame", "load_data_game"]
+__all__ = ["DataDefinedGame", "DataGame", "load_data_game"]

@@ -19,7 +19,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.cel import (
+from generator.core.findings import Finding, Severity, did_you_mean, error, warning
+from generator.core.location import Location
+from generator.datagame.cards import IMPLIED_FIELDS, DataCard
+from generator.load.yamldoc import YamlDocument
+from generator.rules.cel import (
     MAX_COST,
     CelProblem,
     Expression,
@@ -34,13 +38,7 @@ from generator.cel import (
     to_cel,
     type_clash,
 )
-from generator.celfast import Defer, Evaluator, compile_subset
-from generator.findings import Finding, Severity, error, warning
-from generator.location import Location
-from generator.schemacheck import did_you_mean
-from generator.yamldoc import YamlDocument
-
-from .cards import IMPLIED_FIELDS, DataCard
+from generator.rules.celfast import Defer, Evaluator, compile_subset
 
 MAX_NAMED = 8  # cards named in one finding; the rest are counted
 

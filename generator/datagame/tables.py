@@ -21,8 +21,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from generator.findings import Finding, error, warning
-from generator.limits import (
+from generator.core.findings import Finding, did_you_mean, error, warning
+from generator.core.limits import (
     MAX_STRING_CHARS,
     MAX_TABLE_CELLS,
     MAX_TABLE_COLUMNS,
@@ -30,11 +30,9 @@ from generator.limits import (
     MAX_XLSX_EXPANDED,
     MAX_XLSX_PARTS,
 )
-from generator.location import Location
-from generator.schemacheck import did_you_mean
-from generator.yamldoc import YamlDocument
-
-from .cards import IMPLIED_FIELDS
+from generator.core.location import Location
+from generator.datagame.cards import IMPLIED_FIELDS
+from generator.load.yamldoc import YamlDocument
 
 TABLE_SUFFIXES = frozenset({".csv", ".xlsx"})
 LIST_SEPARATOR = ";"
@@ -279,7 +277,7 @@ def _filled(cells: Sequence[object]) -> int:
 
 def _over_limits(file: str, row_number: int, cells: Sequence[object], filled: int
                  ) -> Finding | None:
-    """The first ceiling of :mod:`generator.limits` this row breaks, located at its cell: the
+    """The first ceiling of :mod:`generator.core.limits` this row breaks, located at its cell: the
     rows and columns of a table, the cells with a value so far, the length of a cell's text."""
     if row_number > MAX_TABLE_ROWS:
         return error("table-too-large", f"more than {MAX_TABLE_ROWS} rows; the rest of the "
@@ -318,7 +316,7 @@ def _decode(file: str, raw: bytes) -> tuple[str | None, Finding | None]:
 
 def load_csv(raw: bytes, file: str, schema: TableSchema
              ) -> tuple[list[YamlDocument], list[Finding]]:
-    """A CSV table's bytes (read, within its size limit, by generator.packfiles)."""
+    """A CSV table's bytes (read, within its size limit, by generator.load.packfiles)."""
     text, problem = _decode(file, raw)
     if problem is not None:
         return [], [problem]
@@ -372,7 +370,7 @@ def _workbook_size(raw: bytes, file: str) -> tuple[bool, Finding | None]:
 
 def load_xlsx(raw: bytes, file: str, schema: TableSchema
               ) -> tuple[list[YamlDocument], list[Finding]]:
-    """Each sheet of a workbook (its bytes, read by generator.packfiles) is a card file."""
+    """Each sheet of a workbook (its bytes, read by generator.load.packfiles) is a card file."""
     import zipfile
 
     from openpyxl import load_workbook

@@ -17,20 +17,19 @@ from types import MappingProxyType
 
 import msgspec
 
-from generator.art import ArtProblem, art_info, resolve
-from generator.cel import CelProblem, Expression, compared_literals, compile_expression, reads
-from generator.findings import Finding, error
-from generator.fonts import FONT_FILES
+from generator.core.findings import Finding, did_you_mean, error
+from generator.core.location import Location
+from generator.datagame.cards import IMPLIED_FIELDS
+from generator.datagame.rules import field_values, impossible_values
 from generator.layout.engine import text_angle
 from generator.layout.icons import icon_refusals
-from generator.layout.template import PLAIN_NAME, Element, Template, TemplateError, parse_template
-from generator.location import Location
-from generator.packfiles import PackFolder
-from generator.schemacheck import did_you_mean, shown_value
-from generator.yamldoc import YamlDocument
-
-from .cards import IMPLIED_FIELDS
-from .rules import field_values, impossible_values
+from generator.load.art import ArtProblem, art_info, resolve
+from generator.load.fonts import FONT_FILES
+from generator.load.packfiles import PackFolder
+from generator.load.yamldoc import YamlDocument
+from generator.model.template import PLAIN_NAME, Element, Template, TemplateError, parse_template
+from generator.rules.cel import CelProblem, Expression, compared_literals, compile_expression, reads
+from generator.schema.check import shown_value
 
 _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 _ICON = re.compile(r"\{icon-([a-z0-9][a-z0-9-]*)\}")

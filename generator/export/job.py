@@ -16,15 +16,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.cardpdf import CardFrame, CardPdf, card_pdf_bytes, plain_frame
-from generator.errors import UsageError
+from generator.core.errors import UsageError
+from generator.core.findings import Finding
 from generator.export.pictures import pixels, render_pages, save_png
 from generator.export.presets import INCH, MAX_PADDING_MM, PRESETS, Preset
-from generator.findings import Finding
-from generator.model import Card, CardSize
-from generator.outdir import atomic_folder
-from generator.prepare import Prepared, prepare
-from generator.progress import Progress
+from generator.model.cards import Card, CardSize
+from generator.pipeline.prepare import Prepared, prepare
+from generator.render.cardpdf import CardFrame, CardPdf, card_pdf_bytes, plain_frame
+from generator.runtime.outdir import atomic_folder
+from generator.runtime.progress import Progress
 
 TARGETS = ("png", "card-pdf", "tts")
 SIDES = ("front", "back")

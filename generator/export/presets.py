@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.cardpdf import CardFrame
-from generator.model import CardSize
+from generator.model.cards import CardSize
+from generator.render.cardpdf import CardFrame
 
 INCH = 25.4
 #: the face may shrink or grow this much to meet a service's trim (1 % is 0.9 mm on a poker card)

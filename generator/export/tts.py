@@ -24,11 +24,11 @@ from pathlib import Path
 
 from PIL import Image
 
-from generator.cardpdf import card_pdf_bytes, plain_frame
 from generator.export.pictures import INCH, pixels, render_pages, save_png
-from generator.model import Card, CardSize
-from generator.prepare import Prepared
-from generator.progress import Progress
+from generator.model.cards import Card, CardSize
+from generator.pipeline.prepare import Prepared
+from generator.render.cardpdf import card_pdf_bytes, plain_frame
+from generator.runtime.progress import Progress
 
 MAX_COLUMNS, MAX_ROWS = 10, 7
 MIN_GRID = 2  # TTS's custom deck dialog takes 2 to 10 columns and 2 to 7 rows

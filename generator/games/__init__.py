@@ -13,7 +13,7 @@ import pkgutil
 from functools import cache
 from typing import TYPE_CHECKING
 
-from generator.games.base import Game
+from generator.model.game import Game
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint

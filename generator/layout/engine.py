@@ -15,9 +15,9 @@ from msgspec import Struct, field
 from msgspec.structs import replace
 
 from generator.layout.ops import Image, Line, Op, Rect, Text
-from generator.layout.template import PLAIN_NAME, Element, Template, TemplateError
 from generator.layout.textfit import PT_TO_MM, FittedText, fit_text
-from generator.model import Manifest
+from generator.model.cards import Manifest
+from generator.model.template import PLAIN_NAME, Element, Template, TemplateError
 
 Box = tuple[float, float, float, float]
 IconPainter = Callable[[float, float, float, str], list[Op]]  # x, baseline, size mm, color
@@ -165,7 +165,7 @@ def _condition_key(expression: str, values: Mapping[str, object]) -> tuple | Non
 
 def _evaluated(expression: str, values: Mapping[str, object],
                memo: dict[object, object] | None) -> bool:
-    from generator.cel import CelProblem, describe_error, is_error, plain_evaluator
+    from generator.rules.cel import CelProblem, describe_error, is_error, plain_evaluator
 
     try:
         value = plain_evaluator(expression)(_activation(values, memo))
@@ -448,7 +448,7 @@ def _image_element(element: Element, values: Mapping[str, object], ctx: FaceCont
 
 def _place_image(element: Element, raw: str, src: str, ctx: FaceContext) -> tuple | None:
     """An image's file, clip and place (None: art validation reports it, nothing is drawn)."""
-    from generator import art
+    from generator.load import art
 
     assert ctx.art_root is not None
     try:
@@ -465,7 +465,7 @@ def art_image(ctx: FaceContext, src: str, x: float, y: float, width: float,
               color: str | None = None) -> Image:
     """A widget's art file (relative to the game's art folder) ``width`` wide at (x, y), as
     tall as its proportions say; ``color`` paints its currentColor."""
-    from generator import art
+    from generator.load import art
 
     if ctx.art_root is None:
         raise TemplateError("art needs a game folder")

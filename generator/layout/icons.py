@@ -14,9 +14,9 @@ from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 
-from generator.art import ArtProblem, art_info, resolve
 from generator.layout.ops import Image, Op
 from generator.layout.textfit import ICON_WIDTH
+from generator.load.art import ArtProblem, art_info, resolve
 
 IconPainter = Callable[[float, float, float, str], list[Op]]  # x, baseline, size mm, color
 HEIGHT_EM = 0.9

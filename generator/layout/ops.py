@@ -75,7 +75,7 @@ class Text(Struct, frozen=True, gc=False):
     x: float
     y: float
     text: str
-    font: str  # a style name of generator.fonts
+    font: str  # a style name of generator.load.fonts
     size_pt: float
     color: Color = "#000000"
     anchor: str = "left"  # left | center | right

@@ -8,10 +8,12 @@ for the drawing.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
+from pathlib import Path
 
 from generator.layout.engine import remember
-from generator.layout.icons import icon_mark
+from generator.layout.icons import icon_files, icon_mark
 from generator.layout.ops import Circle, Op, Text
 
 
@@ -24,6 +26,19 @@ def lettered_mark(x: float, y: float, size: float, label: str, color: str) -> li
         Text(cx, cy + text_size_pt * 0.3528 * 0.36, label, "bold", text_size_pt, color,
              anchor="center"),
     ]
+
+
+def shown_mark(art_root: Path | None, mark: str, label: str) -> tuple[str, str]:
+    """What a set mark prints, as ("drawing", icon file) or ("ring", letters): two sets whose
+    marks print alike cannot be sorted apart, whatever their names (the cross-pack checks
+    compare this, the widget draws it)."""
+    path = icon_files(art_root).get(mark) if art_root is not None else None
+    if path is not None:
+        try:  # two icon files of one drawing print alike too
+            return "drawing", hashlib.sha256(path.read_bytes()).hexdigest()
+        except OSError:
+            return "drawing", str(path)
+    return "ring", label or mark[:1].upper()
 
 
 def set_mark_widget(values: Mapping[str, object], box: tuple[float, float, float, float],
@@ -49,8 +64,9 @@ def _set_mark_ops(box: tuple[float, float, float, float], options: Mapping[str, 
     drawn = icon_mark(ctx.art_root, mark, square, color)
     if drawn is not None:
         return drawn
+    _, letters = shown_mark(None, mark, label)
     # ``lettered_min``: letters need more room than a small drawn mark; the ring grows to the
     # left and both ways vertically, keeping the box's right edge
     grown = max(size, float(options.get("lettered_min", 0)))  # type: ignore[arg-type]
     return lettered_mark(square[0] - (grown - size), y - (grown - size) / 2, grown,
-                         label or mark[:1].upper(), color)
+                         letters, color)

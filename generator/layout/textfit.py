@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from msgspec import Struct
 
-from generator.fonts import string_width_mm
+from generator.load.fonts import string_width_mm
 
 if TYPE_CHECKING:
     import pyphen

@@ -11,16 +11,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.errors import UsageError
-from generator.findings import Finding, Severity, error, sort_key
+from generator.core.errors import UsageError
+from generator.core.findings import Finding, Severity, error, sort_key
+from generator.core.location import Location
+from generator.i18n.localize import Localizer, field_context
 from generator.layout.engine import FaceLayout
-from generator.layout.template import TemplateError
-from generator.localecheck import check_locale, localizer_for
-from generator.localize import Localizer, field_context
-from generator.location import Location
-from generator.model import Card, CardSet
+from generator.model.cards import Card, CardSet
+from generator.model.template import TemplateError
+from generator.pipeline.localecheck import check_locale, localizer_for
+from generator.pipeline.validate import validate
 from generator.proof.facememo import FaceMemo
-from generator.validate import validate
 
 BLEED_MM = 1.5  # the build's default bleed: the picture shows what a sheet prints past the trim
 NOT_DRAWN = "not drawn"  # the group of cards that failed their checks before they could be drawn
@@ -166,7 +166,7 @@ def collect(pack: Path, expansions: Sequence[Path], locales: Sequence[str],
     chosen = tuple(dict.fromkeys(locales)) or (manifest.source_locale,)
     for locale in chosen:
         if locale not in manifest.locales:
-            from generator.i18n import no_locale_message
+            from generator.i18n.catalogs import no_locale_message
 
             raise UsageError(no_locale_message(card_set.base, locale))
     proof = Proof(title=manifest.name, pack=card_set.name,

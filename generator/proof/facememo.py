@@ -14,12 +14,12 @@ from dataclasses import dataclass
 
 from msgspec.structs import replace
 
-from generator.cardfaces import lay_out_cards
-from generator.findings import Finding
-from generator.games.base import Game
+from generator.core.findings import Finding
+from generator.i18n.localize import Localizer
 from generator.layout.engine import FaceLayout
-from generator.localize import Localizer
-from generator.model import Card, CardSet
+from generator.layout.faces import lay_out_cards
+from generator.model.cards import Card, CardSet
+from generator.model.game import Game
 from generator.proof.pictures import picture_name
 
 

@@ -14,7 +14,7 @@ from functools import cache
 from html import escape
 from importlib.resources import files
 
-from generator.findings import Finding
+from generator.core.findings import Finding
 from generator.proof.collect import NOT_DRAWN, CardView, FaceView, Outline, Proof, Version
 from generator.proof.pictures import picture_size_px
 

@@ -16,8 +16,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Protocol
 
-from generator.cardpdf import write_card_pdf
 from generator.layout.engine import FaceLayout
+from generator.render.cardpdf import write_card_pdf
 
 DPI = 150  # sharp on a high-density laptop screen at the page's default card width
 MIN_WIDTH_PX = 390  # small faces (counters) get more dots, so that they stay sharp enlarged

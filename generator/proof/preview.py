@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.errors import UsageError
+from generator.core.errors import UsageError
 from generator.proof.collect import Proof, collect
 from generator.proof.page import PICTURES, render_page
 from generator.proof.pictures import FolderStore, render_pictures, write_atomic

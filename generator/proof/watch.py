@@ -24,22 +24,24 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from generator.errors import UsageError
-from generator.pack import card_files, display_path
-from generator.packfiles import PackFolder
+from generator.core.errors import UsageError
+from generator.core.location import display_path
+from generator.load.packfiles import PackFolder
+from generator.pipeline.pack import card_files
 from generator.proof.collect import BLEED_MM, Proof, collect
 from generator.proof.facememo import FaceMemo
 from generator.proof.page import PICTURES, page_version, render_page
 from generator.proof.pictures import MemoryStore, render_pictures
-from generator.resources import builtin_templates_root
+from generator.runtime.resources import builtin_templates_root
 
 HOST = "127.0.0.1"  # loopback only: the proof shows unpublished cards to nobody else
 DEFAULT_PORT = 8765
 KEEPALIVE_S = 15.0
 #: caches of pure computations (fonts, text fitting); every other cache of the package may hold
 #: a file's contents (templates, palettes, labels, glossaries) and is emptied before a rebuild
-_PURE_CACHES = frozenset({"generator.fonts", "generator.layout.textfit", "generator.render",
-                          "generator.resources", "generator.cel", "generator.celfast"})
+_PURE_CACHES = frozenset({"generator.load.fonts", "generator.layout.textfit",
+                          "generator.render.pdf", "generator.runtime.resources",
+                          "generator.rules.cel", "generator.rules.celfast"})
 #: folders that never hold pack sources: build output, version control, editors' scratch
 _IGNORED_DIRS = frozenset({"output", "schemas", "__pycache__", "node_modules"})
 _SCRATCH_SUFFIXES = ("~", ".swp", ".swx", ".tmp", ".bak", ".pyc")
@@ -264,14 +266,14 @@ def watch_forever(state: ProofState, folders: Sequence[Path],
     """Rebuild after each batch of saves until interrupted (KeyboardInterrupt) or stopped."""
     import watchfiles
 
-    from generator.gcpause import collect_frozen
+    from generator.runtime.gcpause import collect_frozen
 
     stop = threading.Event()
     for changes in watchfiles.watch(*folders, watch_filter=_SourceFilter(folders), step=30,
                                     stop_event=stop, raise_interrupt=True):
         changed = {Path(path).resolve() for _, path in changes}
         report(state.rebuild(changed), len(changed))
-        collect_frozen()  # what this rebuild's stages froze (see generator.gcpause)
+        collect_frozen()  # what this rebuild's stages froze (see generator.runtime.gcpause)
 
 
 def _interrupt(signum: int, frame: object) -> None:

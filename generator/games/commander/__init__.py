@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from generator.games.base import CardKind, Game, LazyFaces
+from generator.games.builtin import BuiltinGame, LazyFaces
 from generator.games.commander import model
 from generator.games.commander.rules import DECK_RULES, RULES
+from generator.model.game import CardKind
 
 _KINDS = {
     "ship": model.build_ship,
@@ -21,7 +22,7 @@ _KINDS = {
     "ability": model.build_ability,
 }
 
-GAME = Game(
+GAME = BuiltinGame(
     name="commander",
     title="Путь Командора",
     schema_package="generator.games.commander.schemas",

@@ -27,7 +27,7 @@ from generator.games.commander.model import (
     Upgrade,
 )
 from generator.layout.textfit import fit_text
-from generator.model import Card
+from generator.model.cards import Card
 
 FieldText = Callable[[Card, str], str]
 LabelText = Callable[[str], str]

@@ -12,7 +12,7 @@ from types import MappingProxyType
 
 from msgspec import Struct
 
-from generator.model import Card, SourceRef
+from generator.model.cards import Card, SourceRef
 
 SIZES = ("ЛК", "СК", "ТК")
 CREW_QUALITIES = ("Н", "В", "Э")

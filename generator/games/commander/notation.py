@@ -27,8 +27,10 @@ _LASERS = re.compile(r"^\s*(?:(\d+)\s*/\s*)?(\d+)\s*$")
 _SALVO = re.compile(r"^\s*(\d+)\s*-\s*(\d+)\s*$")
 _ENERGY = re.compile(r"^\s*(\S)\s*(\d+)\s*$")
 _D6 = re.compile(r"^\s*(\S)6\s*(\d+)\s*\+\s*$")
-#: a die roll quoted inside a card text: "D6 4+", also with a slipped letter
-D6_IN_TEXT = re.compile(r"(?<!\w)([DdДд])6\s*(\d+)\s*\+")
+#: a die roll quoted inside a card text: "D6 4+", also with a slipped letter or without its
+#: "+" ("D6 4"), but not a count of throws ("D6 2 раза", "D6 3 times")
+D6_IN_TEXT = re.compile(r"(?<!\w)([DdДд])6[ \t\u00a0]*(\d+)(?!\d)"
+                        r"(?![ \t\u00a0]*(?:раз|times?\b))([ \t\u00a0]*\+)?")
 _DASHES = "\u2010\u2011\u2012\u2013\u2014\u2212"
 
 
@@ -144,6 +146,15 @@ def energy(value: str, what: str) -> Energy | Problem:
         return Problem(f"{what} {value!r}: the type is {match.group(1)!r}; expected А, В or С "
                        "(Cyrillic)")
     return Energy(match.group(1), int(match.group(2)))
+
+
+def d6_in_text(quoted: str) -> int | Problem:
+    """A die roll quoted in a card text: "D6 4+" as in a d6 field; "D6 4", without the "+"
+    that says "or more" (L56), reads as a roll of exactly 4."""
+    if not quoted.rstrip().endswith("+"):
+        return Problem(f"{quoted.strip()!r} has no '+': a roll is written \"D6 N+\" (\"D6 "
+                       f"{quoted.split('6', 1)[1].strip()}+\" for that number or more)")
+    return d6(quoted)
 
 
 def d6(value: str) -> int | Problem:

@@ -33,3 +33,29 @@ ARCHETYPES: Mapping[str, Archetype] = MappingProxyType({
                                       "start of a turn",
                             MappingProxyType({"ru": "Прокуратор", "en": "Procurator"})),
 })
+
+
+@dataclass(frozen=True, slots=True)
+class ExampleShip:
+    """A ship of the rules' worked example (L277-L279): its type and production cost.
+
+    ``names``: the example's name of the ship, as whole words of a card's name (case, quotes,
+    hyphens and ё aside), in Russian and in an English pack's words; ``types``: its type in
+    the same languages. The example's combat values (hull, shields, weapons) describe one
+    battle and are not held to: the pack keeps a cruiser of that name armed otherwise legal
+    (tests/fixtures/commander-unusual, ``typed-by-shield``), and its shield is given two ways
+    (С3 at L277, 2 in the sums of L279).
+    """
+
+    names: tuple[str, ...]
+    types: tuple[str, ...]
+    cost: int
+
+
+#: L277 names the attacking cruiser and assault ship and the defending battleship; L279 gives
+#: their costs: "стоимость Штурмовика 2, а Крейсера 5", "стоимость линкора 10".
+EXAMPLE_SHIPS: tuple[ExampleShip, ...] = (
+    ExampleShip(("экзорцист", "exorcist"), ("крейсер", "cruiser"), 5),
+    ExampleShip(("магнум к", "magnum k"), ("штурмовик", "assault"), 2),
+    ExampleShip(("химера", "chimera", "chimaera"), ("линкор", "battleship"), 10),
+)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from generator.games.base import CardKind, Game, LazyFaces
+from generator.games.builtin import BuiltinGame, LazyFaces
 from generator.games.cwnb.model import build_action, build_player_order, build_ship
 from generator.games.cwnb.rules import RULES
+from generator.model.game import CardKind
 
-GAME = Game(
+GAME = BuiltinGame(
     name="cwnb",
     title="Cold War Naval Battles",
     schema_package="generator.games.cwnb.schemas",

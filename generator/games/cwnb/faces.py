@@ -16,7 +16,7 @@ from generator.games.cwnb.playrules import (
     HUNTER_BONUS,
 )
 from generator.layout.engine import substitute
-from generator.model import Card
+from generator.model.cards import Card
 
 FieldText = Callable[[Card, str], str]  # localized value of a card's translatable field
 LabelText = Callable[[str], str]  # localized template label

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from generator.model import Card, SourceRef
+from generator.model.cards import Card, SourceRef
 
 SUBMARINE_TYPES = frozenset({"SSN"})
 CARRIER_TYPES = frozenset({"CV", "CVN", "CVH", "CVHG"})

@@ -160,6 +160,43 @@ CLASS_TRAITS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "alfa": ("fast",),
 })
 
+#: The names a class the rules name goes by, as whole words of a card's class (case, hyphens,
+#: quotes and ё aside): the English rules' names, the Russian edition's (000:306 «Лос
+#: Анджелес», the Alfa as projects 705 and 705К; 000:528 «Айова»), and the Soviet name of the
+#: Alfa (Лира). A sub-variant ("Los Angeles (688I)", "Improved Los Angeles", "Alfa II") is
+#: still of its class.
+CLASS_NAMES: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "los angeles": ("los angeles", "лос анджелес", "лос анжелес"),
+    "alfa": ("alfa", "альфа", "705", "705к", "705k", "лира", "lira"),
+    "iowa": ("iowa", "айова"),
+})
+
+#: 12.3 with the Definitions: a large carrier (CV, CVN: 80 to 90 aircraft) rates 2 and drops
+#: to 1 when half sunk; a small one (CVH, CVHG: a few bombers and helicopters) rates 1 and
+#: drops to 0. The Nimitz (CVN) and the Baku (CVHG) of 001:481 agree: the Nimitz's is larger.
+CARRIER_RATINGS: Mapping[str, int] = MappingProxyType({"CV": 2, "CVN": 2, "CVH": 1,
+                                                       "CVHG": 1})
+
+
+class NamedShip(Struct, frozen=True, gc=False):
+    """A ship the rules name, with the values they give it; ``None`` where they say nothing."""
+
+    names: tuple[str, ...]  # whole words of the card's name, as for CLASS_NAMES
+    rule: str
+    type: str | None = None
+    nation: str | None = None
+    air_strike: int | None = None
+
+
+#: 001:481 (and 000:357): the Nimitz and the Baku in one task force; the Nimitz, a CVN
+#: (000:357 "CVN «Нимиц»"), has the larger rating, which lifts the basic Air Cover's 1-2 to
+#: 1-4, so 2; the Baku is a ТАВКР, a heavy aircraft-carrying cruiser (CVHG, 000:577), rating
+#: less than the Nimitz's: 1.
+NAMED_SHIPS: tuple[NamedShip, ...] = (
+    NamedShip(("nimitz", "нимиц"), "10, 12.3", type="CVN", nation="US", air_strike=2),
+    NamedShip(("baku", "баку"), "10, 12.3", type="CVHG", nation="USSR", air_strike=1),
+)
+
 #: Classes the rules name with the hull type they give them, and where: the refitted WWII
 #: Iowa class battleships (Definitions: 16" Gun, BB; 12.6), the Los Angeles and Alfa class
 #: submarines (7.13, 7.14).

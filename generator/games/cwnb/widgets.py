@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from generator.fonts import string_width_mm
 from generator.games.cwnb.faces import chance_range
 from generator.games.cwnb.playrules import AIR_DEFENSE_RATING, summary_rows
 from generator.layout.engine import FaceContext, art_image, reads, text_ops
 from generator.layout.ops import Line, Op, Rect, Text
 from generator.layout.textfit import PT_TO_MM
+from generator.load.fonts import string_width_mm
 
 Box = tuple[float, float, float, float]
 Options = Mapping[str, object]

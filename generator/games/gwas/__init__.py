@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from generator.games.base import CardKind, Game, LazyFaces
+from generator.games.builtin import BuiltinGame, LazyFaces
 from generator.games.gwas.model import (
     build_airship,
     build_fleet_counter,
@@ -20,12 +20,13 @@ from generator.games.gwas.model import (
     build_submarine,
 )
 from generator.games.gwas.rules import RULES
-from generator.model import CardSize
+from generator.model.cards import CardSize
+from generator.model.game import CardKind
 
 #: 003:194: fleet counters are half-inch pieces
 COUNTER_SIZE = CardSize(12.7, 12.7, "half-inch counter")
 
-GAME = Game(
+GAME = BuiltinGame(
     name="gwas",
     title="Great War at Sea",
     schema_package="generator.games.gwas.schemas",

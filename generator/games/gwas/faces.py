@@ -36,7 +36,7 @@ from generator.games.gwas.tables import (
     SUBMARINE_POINTS,
 )
 from generator.layout.engine import substitute
-from generator.model import Card
+from generator.model.cards import Card
 
 FieldText = Callable[[Card, str], str]
 LabelText = Callable[[str], str]

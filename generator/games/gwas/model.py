@@ -17,7 +17,7 @@ from generator.games.gwas.tables import (
     SMALL,
     SMALL_CLASSES,
 )
-from generator.model import Card, SourceRef
+from generator.model.cards import Card, SourceRef
 
 
 def name_key(name: str) -> str:

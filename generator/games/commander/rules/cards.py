@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from generator.findings import Finding
+from generator.core.findings import Finding
 from generator.games.commander import notation
 from generator.games.commander.model import (
     ARMED,
@@ -27,7 +27,7 @@ from generator.games.commander.model import (
     Tactical,
 )
 from generator.games.commander.rules.registry import Check, E, W, check
-from generator.model import CardSet
+from generator.model.cards import CardSet
 
 WRONG_SCRIPT = check("commander-wrong-script", "card", E, "L56, L86, L227, L231, L241",
                      "letter codes are Cyrillic (ЛК СК ТК, Н В Э, А В С, Д С М); the die is "
@@ -93,6 +93,19 @@ TACTICAL_COST = check("commander-tactical-cost", "card", E, "L98",
                       "a tactical card costs action chips and/or a D6 roll")
 SITUATION_COST = check("commander-situation-cost", "card", E, "L102",
                        "a situation card costs resources, action chips or a D6 roll")
+TACTICAL_MOMENT = check("commander-tactical-moment", "card", E, "L98",
+                        "a tactical card's text says when it may be played")
+CREW_SIZE_MISSING = check("commander-crew-size-missing", "card", E, "L86, L257",
+                          "a crew quality goes with a crew size (boarding adds or subtracts "
+                          "by quality from the size)")
+CRITICAL_NOT_SHIP = check("commander-critical-damage-not-ship", "card", E,
+                          "L189, L197, L205, L213",
+                          "critical damage sends ships to the losses; buildings shed their "
+                          "damage after a battle and stations 5 a turn, so their hull is "
+                          "written X alone")
+FIELD_UNUSED = check("commander-field-unused", "card", E, "L209, L213, L257, L265",
+                     "a card carries no field its kind never uses: a landing party (десант) "
+                     "only on ships, a crew only on ships and stations (only they are boarded)")
 SITUATION_CHOICE = check("commander-situation-cost-choice", "card", W, "L102",
                          "a situation card names one way to pay (resources, chips or D6)")
 
@@ -141,6 +154,15 @@ def _hull(card: CommanderCard, combat: Combat) -> Iterator[Finding]:
             yield HULL(f"hull {combat.hull!r}: a ship's hull is written with its critical "
                        f"damage, e.g. \"{parsed.strength}({max(parsed.strength // 2, 1)})\"",
                        where, card.id)
+        return
+    if not isinstance(card, Ship):
+        what = "station" if isinstance(card, SpaceObject) else card.kind.replace("_", " ")
+        why = ("its damage chips stay and 5 come off each production phase (L213)"
+               if isinstance(card, SpaceObject) else
+               "its damage chips come off after every battle, however many (L197, L205)")
+        yield CRITICAL_NOT_SHIP(f"hull {combat.hull!r}: critical damage sends a ship to the "
+                                f"losses after a battle, never a {what}: {why}; write the "
+                                f"strength alone, \"{parsed.strength}\"", where, card.id)
         return
     if parsed.critical < 1:
         yield CRITICAL(f"hull {combat.hull!r}: critical damage 0 sends the card to the losses "
@@ -198,7 +220,26 @@ def _weapons(card: CommanderCard, combat: Combat) -> Iterator[Finding]:
                            card.source.of("rocket_range"), card.id)
 
 
+def _unused(card: CommanderCard, combat: Combat) -> Iterator[Finding]:
+    """Fields the card's kind never uses: a landing party lands from a ship in orbit (L265),
+    and a crew only counts when the card is boarded, which only ships and stations are (L213,
+    L257; a planet is captured, L209)."""
+    if combat.weapons.landing is not None and not isinstance(card, Ship):
+        yield FIELD_UNUSED(f"landing {combat.weapons.landing} on a "
+                           f"{card.kind.replace('_', ' ')}: only ships land a party, from "
+                           "orbit at the end of a battle", card.source.of("landing"), card.id,
+                           rule="L265")
+    if isinstance(card, SpaceObject) and not card.is_station:
+        for key, value in (("crew", combat.crew), ("crew_size", combat.crew_size)):
+            if value is not None:
+                yield FIELD_UNUSED(f"{key} {value} on a {card.object_type}: only ships and "
+                                   "stations are boarded, where a crew counts; a planet or "
+                                   "asteroid is captured", card.source.of(key), card.id,
+                                   rule="L209, L213, L257")
+
+
 def _combat(card: CommanderCard, combat: Combat) -> Iterator[Finding]:
+    yield from _unused(card, combat)
     yield from _hull(card, combat)
     yield from _energy(card, combat)
     yield from _weapons(card, combat)
@@ -207,7 +248,11 @@ def _combat(card: CommanderCard, combat: Combat) -> Iterator[Finding]:
         yield CREW_MISSING(f"crew_size {combat.crew_size} without a crew quality (Н "
                            "inexperienced, В veterans, Э elite); boarding needs it",
                            card.source.of("crew_size"), card.id)
-    if combat.crew is not None and not combat.crew_size:
+    if combat.crew is not None and combat.crew_size is None:
+        yield CREW_SIZE_MISSING(f"crew quality {combat.crew!r} without a crew_size: a crew "
+                                "has a quality and a size, and boarding adds the size "
+                                "(elite +2, inexperienced -2)", card.source.of("crew"), card.id)
+    elif combat.crew is not None and not combat.crew_size:
         yield CREW_NO_SIZE(f"crew quality {combat.crew!r} on a card with crew size "
                            f"{combat.crew_size or 0}: no crew, so no quality (and it cannot be "
                            "boarded)", card.source.of("crew"), card.id)
@@ -302,7 +347,7 @@ def _texts(card: CommanderCard) -> Iterator[Finding]:
     for attribute, text in card.text_fields().items():
         key = card.yaml_key(attribute)
         for match in notation.D6_IN_TEXT.finditer(text):
-            parsed = notation.d6(match.group(0))
+            parsed = notation.d6_in_text(match.group(0))
             if isinstance(parsed, notation.Problem):
                 yield from _report(card, key, notation.Problem(
                     f"{key} quotes {parsed.message}", parsed.script), D6)
@@ -331,7 +376,25 @@ NEEDS_TEXT = {"tactical": ("L98", "when the card is played and what it does"),
               "upgrade": ("L106", "the properties the upgraded card gains")}
 
 
-def _required_text(card: CommanderCard) -> Iterator[Finding]:
+#: words that say when a tactical card is played (L98), per source language
+MOMENT_WORDS = {
+    "ru": re.compile(r"(?<!\w)(?:когда|если|перед|после|пока|в\s+начал|в\s+конц|во\s+время|"
+                     r"в\s+течени|в\s+(?:\w+\s+)?фаз|в\s+(?:\w+\s+)?раунд|в\s+(?:\w+\s+)?ход|"
+                     r"в\s+любой\s+момент|в\s+любое\s+время|в\s+ответ|до\s+(?:начала|броска|"
+                     r"проверки))", re.IGNORECASE),
+    "en": re.compile(r"(?<!\w)(?:when|whenever|if|before|after|while|during|at\s+the\s+"
+                     r"(?:start|beginning|end)|at\s+any\s+time|in\s+response|in\s+(?:\w+\s+)"
+                     r"{0,2}(?:phase|round|turn))(?!\w)", re.IGNORECASE),
+}
+
+
+def _required_text(card: CommanderCard, language: str) -> Iterator[Finding]:
+    moment = MOMENT_WORDS.get(language)
+    if (isinstance(card, Tactical) and card.text.strip() and moment is not None
+            and moment.search(card.text) is None):
+        yield TACTICAL_MOMENT("the text does not say when the card may be played (a phase, "
+                              "a round, 'when ...', 'at any time'); the rules leave that to "
+                              "the card's text", card.source.of("text"), card.id)
     if card.kind in NEEDS_TEXT and not card.text.strip():
         line, holds = NEEDS_TEXT[card.kind]
         yield TEXT_MISSING(f"the text of this {card.kind} card is blank; it says {holds}",
@@ -365,7 +428,7 @@ def _card(card: CommanderCard, language: str) -> Iterator[Finding]:
     elif isinstance(card, Ability):
         yield from _ability(card)
     yield from _payment(card)
-    yield from _required_text(card)
+    yield from _required_text(card, language)
     yield from _texts(card)
     yield from _amounts_in_words(card, language)
 

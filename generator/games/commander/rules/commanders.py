@@ -12,13 +12,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from generator.findings import Finding
+from generator.core.findings import Finding
 from generator.games.commander.model import Commander
 from generator.games.commander.rules.registry import E, check
 from generator.games.commander.rules.release import name_key
 from generator.games.commander.tables import ARCHETYPES
-from generator.model import CardSet
-from generator.translations import printed_texts
+from generator.i18n.translations import printed_texts
+from generator.model.cards import CardSet
 
 ARCHETYPE = check("commander-archetype", "card", E, "L33, L35, L37",
                   "a commander named as one the rules name (Пират, Торговец, Прокуратор) is "

@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 
-from generator.deck import Deck, DeckEntry
-from generator.findings import Finding
+from generator.core.findings import Finding
 from generator.games.commander.model import OUTSIDE_DECK, Ability, Commander
 from generator.games.commander.rules.registry import E, W, check
 from generator.games.commander.rules.release import name_key
-from generator.model import Card, CardSet
+from generator.model.cards import Card, CardSet
+from generator.model.deck import Deck, DeckEntry
 
 MIN_DECK, MAX_DECK = 40, 100
 MAX_COPIES = 4

@@ -3,7 +3,7 @@ enforces, e.g. "(rules L45)" or "(rules L227, L231)"."""
 
 from __future__ import annotations
 
-from generator.rulebook import Check, E, Rulebook, W
+from generator.rules.rulebook import Check, E, Rulebook, W
 
 __all__ = ["CHECKS", "Check", "E", "W", "check"]
 

@@ -7,30 +7,41 @@ the declaration, the numbers and the cards in agreement.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterator
 
-from generator.findings import Finding
+from generator.core.findings import Finding
 from generator.games.commander.model import CommanderCard
 from generator.games.commander.rules.registry import E, W, check
-from generator.model import CardSet, Pack
+from generator.model.cards import CardSet, Pack
 
 SERIAL_DUPLICATE = check("commander-serial-duplicate", "release", E, "L319",
                          "each card of a release has a number of its own")
 SERIAL_TOTAL = check("commander-serial-total", "release", E, "L319",
-                     "game.yaml declares release_size: the number of cards in the release, "
-                     "and every card number lies within it")
+                     "a release_size declared in game.yaml is the number of cards in the "
+                     "release, and every card number lies within it (without one, cards "
+                     "print their number alone)")
 SERIAL_GAP = check("commander-serial-gap", "release", W, "L319",
                    "the numbers of a release run from 1 to its size without gaps")
 NAME_SHARED = check("commander-name-shared", "release", W, "L45, L309",
                     "distinct cards have distinct names, in a pack and across a base pack and "
-                    "its expansions (the 4-copy limit counts cards by name, ё as е)")
+                    "its expansions (the 4-copy limit counts cards by name, ё as е, quote "
+                    "marks and dashes aside)")
 
 RELEASE_SIZE = "release_size"
 
 
+#: typography that prints one name two ways: quotes of every kind, apostrophes, dashes
+_TYPOGRAPHY = str.maketrans({**dict.fromkeys("\"'«»„“”‟‚‘’‛‹›`´", ""),
+                             **dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212",
+                                             "-")})
+
+
 def name_key(name: str) -> str:
-    """Names compare case- and spacing-blind, and ё as е, as a player reads them."""
-    return " ".join(name.casefold().replace("ё", "е").split())
+    """Names compare case- and spacing-blind, ё as е, and whatever their quote marks and
+    dashes, as a player reads them: «Экзорцист» and "Экзорцист" are one name (L45)."""
+    folded = unicodedata.normalize("NFKC", name).casefold().replace("ё", "е")
+    return " ".join(folded.translate(_TYPOGRAPHY).split())
 
 
 def release_size(pack: Pack) -> int | None:
@@ -42,11 +53,9 @@ def _numbers(pack: Pack) -> Iterator[Finding]:
     cards = [c for c in pack.cards if isinstance(c, CommanderCard)]
     total = release_size(pack)
     where = pack.manifest.location
-    if total is None:
-        yield SERIAL_TOTAL(f"game.yaml of pack '{pack.manifest.pack}' has no options: "
-                           f"{{{RELEASE_SIZE}: N}} (a whole number), so cards cannot print "
-                           "their number as 017/064", where)
-    elif total != len(cards):
+    # a pack without release_size prints each number alone ("017"): the rules ask only that a
+    # card shows its number in the release (L319), not the release's size (a booster)
+    if total is not None and total != len(cards):
         yield SERIAL_TOTAL(f"{RELEASE_SIZE} is {total} but the pack holds {len(cards)} "
                            "distinct cards", where)
     seen: dict[int, CommanderCard] = {}

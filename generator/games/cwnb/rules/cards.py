@@ -5,19 +5,25 @@ Also the set mark of each pack (rule 2), since the mark is what every card of a 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from functools import lru_cache
 from itertools import pairwise
 
-from generator.findings import Finding
+from generator.core.findings import Finding
 from generator.games.cwnb.model import AEGIS, CRIPPLE_MIN_HITS, Action, Ship
 from generator.games.cwnb.playrules import (
     ACTION_FIELDS,
+    CARRIER_RATINGS,
+    CLASS_NAMES,
     CLASS_TRAITS,
     CLASS_TYPES,
     MAX_AIR_STRIKE,
+    NAMED_SHIPS,
 )
 from generator.games.cwnb.rules.registry import E, W, check
-from generator.model import CARD_SIZES_MM, CardSet, CardSize
+from generator.model.cards import CARD_SIZES_MM, CardSet, CardSize
+from generator.rules.textfacts import has_words, words_of
 
 ANCHOR = "anchor"
 #: Hull types whose definition says they carry guided missiles (Definitions: CG, CGN, DDG, FFG,
@@ -36,8 +42,13 @@ AIR_STRIKE_NOT_CARRIER = check("cwnb-air-strike-not-carrier", "card", E, "7.2",
                                "only carriers (CV CVN CVH CVHG) have an air strike rating")
 CARRIER_NO_AIR_STRIKE = check("cwnb-carrier-without-air-strike", "card", E, "7.2, 12.3",
                               "every carrier has an air strike rating of 1 or more")
-AIR_STRIKE_ABOVE_TWO = check("cwnb-air-strike-above-two", "card", W, "12.3",
+AIR_STRIKE_ABOVE_TWO = check("cwnb-air-strike-above-two", "card", E, "12.3",
                              "carrier air strike ratings are 2 (large) or 1 (small)")
+CARRIER_SIZE = check("cwnb-carrier-strike-size", "card", E, "12.3, Definitions: CV CVN CVH",
+                     "a large carrier (CV, CVN) rates 2, a small one (CVH, CVHG) 1")
+NAMED_SHIP = check("cwnb-named-ship", "card", E, "10, 12.3",
+                   "a ship the rules name keeps the values they give it: the Nimitz a US CVN "
+                   "rating 2, the Baku a Soviet CVHG rating 1")
 CLASS_TYPE = check("cwnb-class-type", "card", E, "Definitions: 16\" Gun, BB; 7.13, 7.14",
                    "the classes the rules name keep their type: Iowa BB, Los Angeles and "
                    "Alfa SSN")
@@ -79,8 +90,18 @@ CARD_SIZE = check("cwnb-playing-card-size", "card", W, "seed 000:25, 2.1",
                   "the cards have the size of ordinary playing cards (poker or bridge)")
 
 
+@lru_cache(maxsize=4096)  # a class recurs on many cards (50,000 ships: bench/rules_scaling.py)
+def class_identity(ship_class: str) -> str | None:
+    """The class the rules name that ``ship_class`` is, under any of its names (CLASS_NAMES),
+    as a whole or with a sub-variant ("Los Angeles (688I)"); None for any other class."""
+    for identity, aliases in CLASS_NAMES.items():
+        if any(has_words(ship_class, alias) for alias in aliases):
+            return identity
+    return None
+
+
 def _class_key(ship: Ship) -> str:
-    return " ".join(ship.ship_class.casefold().replace("-", " ").split())
+    return class_identity(ship.ship_class) or words_of(ship.ship_class)
 
 
 def _ship_findings(ship: Ship) -> Iterator[Finding]:
@@ -104,6 +125,14 @@ def _ship_findings(ship: Ship) -> Iterator[Finding]:
                                    f"large carriers of {MAX_AIR_STRIKE} and small ones of 1, "
                                    "which a half-sunk carrier loses one of", where("air_strike"),
                                    cid)
+    elif ship.is_carrier and 1 <= ship.air_strike != CARRIER_RATINGS[ship.type]:
+        size, other = ("large", "small") if CARRIER_RATINGS[ship.type] == 2 else ("small",
+                                                                                  "large")
+        yield CARRIER_SIZE(f"a {ship.type} with air strike rating {ship.air_strike}: a {size} "
+                           f"carrier rates {CARRIER_RATINGS[ship.type]} (a half-sunk one drops "
+                           f"to {CARRIER_RATINGS[ship.type] - 1}); {ship.air_strike} is a "
+                           f"{other} carrier's", where("air_strike"), cid)
+    yield from _named_findings(ship)
     expected = CLASS_TYPES.get(_class_key(ship))
     if expected is not None and ship.type != expected[0]:
         yield CLASS_TYPE(f"class {ship.ship_class} with type {ship.type}; the rules make "
@@ -122,6 +151,24 @@ def _ship_findings(ship: Ship) -> Iterator[Finding]:
     if ship.type in GUIDED_MISSILE_TYPES and not ship.missiles and ship.air_defense is None:
         yield GUIDED_UNARMED(f"type {ship.type} is a guided-missile type but has neither missiles "
                              "nor an air defense rating", where("type"), cid)
+
+
+#: a named ship's names, each to its ship (whole words of a card's name, :func:`words_of`)
+_NAMED = {name: named for named in NAMED_SHIPS for name in named.names}
+_NAMED_WORDS = re.compile(r"(?<!\S)(" + "|".join(map(re.escape, _NAMED)) + r")(?!\S)")
+
+
+def _named_findings(ship: Ship) -> Iterator[Finding]:
+    """The ships the rules name with values of their own (001:481, 000:357)."""
+    for match in _NAMED_WORDS.finditer(words_of(ship.name)):
+        named = _NAMED[match.group(1)]
+        for field, given in (("type", named.type), ("nation", named.nation),
+                             ("air_strike", named.air_strike)):
+            value = getattr(ship, field)
+            if given is not None and value != given:
+                yield NAMED_SHIP(f"{ship.name}: {field} {value}; the rules' "
+                                 f"{named.names[0].title()} is {field} {given}",
+                                 ship.source.of(field), ship.id, rule=named.rule)
 
 
 def _submarine_findings(ship: Ship) -> Iterator[Finding]:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from generator.findings import Finding
+from generator.core.findings import Finding
 from generator.games.cwnb.rules.deck import Deck, copies, is_deck
 from generator.games.cwnb.rules.registry import E, W, check
-from generator.model import CardSet
+from generator.model.cards import CardSet
 
 #: Rule 2: the base game's components.
 BASE_COUNTS = {"action": 114, "player_order": 9, "ship": 55}

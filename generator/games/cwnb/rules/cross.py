@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from generator.findings import Finding
+from generator.core.findings import Finding
+from generator.core.location import Location
 from generator.games.cwnb.model import Action
 from generator.games.cwnb.playrules import (
     ACTION_CATEGORY,
@@ -31,8 +32,7 @@ from generator.games.cwnb.playrules import (
 )
 from generator.games.cwnb.rules.deck import Deck, is_deck
 from generator.games.cwnb.rules.registry import E, W, check
-from generator.location import Location
-from generator.model import CardSet
+from generator.model.cards import CardSet
 
 PLATFORM_NO_CARD = check("cwnb-platform-no-card", "cross", W, "7.11, 7.12, 7.13, 12.8",
                          "every weapon platform has attack cards it can fire")
@@ -50,7 +50,7 @@ UNSINKABLE = check("cwnb-unsinkable", "cross", W, "5.24, 7.1, 7.2, 7.13-7.16, 12
                    "every ship can be sunk by some attack of the deck")
 DAMAGE_EXCEEDS = check("cwnb-damage-exceeds-hits", "cross", W, "7.1",
                        "no damage value above the largest Hits to Sink in the deck")
-DAMAGE_BY_SIZE = check("cwnb-damage-not-by-size", "cross", W, "12.8",
+DAMAGE_BY_SIZE = check("cwnb-damage-not-by-size", "cross", E, "12.8",
                        "smaller gun calibers and missile classes do no more damage than larger")
 SUMMARY = check("cwnb-summary-missing", "cross", E, "6",
                 "the printed Action Card Summary lists every attack and defense card kind")
@@ -199,21 +199,45 @@ def _damage(deck: Deck) -> Iterator[Finding]:
         if card.damage is not None and card.damage > most:
             yield DAMAGE_EXCEEDS(f"damage {card.damage} exceeds the largest Hits to Sink in the "
                                  f"deck ({most})", card.source.of("damage"), card.id)
+    yield from _damage_by_size(deck)
+
+
+def _damage_by_size(deck: Deck) -> Iterator[Finding]:
+    """Rule 12.8: a lesser gun caliber or missile class does less damage than a larger one.
+    A pair that breaks it is reported once, on the card of the later pack (an expansion's new
+    card, not the base card it contradicts); within one pack, on the smaller card."""
+    pack_order = {pack: index for index, pack in enumerate(dict.fromkeys(
+        card.pack for card in deck.actions))}
     for kind, order in SIZES.items():
         sized = [(c, s) for c, s in deck.sized_cards(kind) if c.damage is not None]
-        weakest: dict[str, Action] = {}  # per size, the first card of the least damage
+        # per size, the cards of least and of most damage (the first one in deck order)
+        weakest: dict[str, Action] = {}
+        strongest: dict[str, Action] = {}
         for card, size in sized:
             if size not in weakest or card.damage < weakest[size].damage:
                 weakest[size] = card
+            if size not in strongest or card.damage > strongest[size].damage:
+                strongest[size] = card
+        reported: set[str] = set()
         for card, size in sized:
-            larger = [weakest[s] for s in order[order.index(size) + 1:] if s in weakest]
-            weaker = [other for other in larger if other.damage < card.damage]
-            if weaker:
-                other = weaker[0]
+            at = order.index(size)
+            pairs = [(card, weakest[s]) for s in order[at + 1:] if s in weakest
+                     and weakest[s].damage < card.damage]
+            pairs += [(strongest[s], card) for s in order[:at] if s in strongest
+                      and strongest[s].damage > card.damage]
+            for smaller, larger in pairs:
+                later = (larger if pack_order[larger.pack] > pack_order[smaller.pack]
+                         else smaller)
+                if later is not card or card.id in reported:
+                    continue
+                reported.add(card.id)
+                other = larger if later is smaller else smaller
                 osize = getattr(other, SIZE_FIELD[kind])
-                yield DAMAGE_BY_SIZE(f"a {size} {kind} card does {card.damage} damage, more than "
-                                     f"the larger {osize} card '{other.id}' ({other.damage})",
-                                     card.source.of("damage"), card.id)
+                relation = "larger" if later is smaller else "smaller"
+                yield DAMAGE_BY_SIZE(f"a {size} {kind} card does {card.damage} damage, but the "
+                                     f"{relation} {osize} card '{other.id}' of pack "
+                                     f"'{other.pack}' does {other.damage}: lesser sizes do "
+                                     "less damage", card.source.of("damage"), card.id)
 
 
 def summary_gaps(deck: Deck, rows: Sequence[Attack] | None = None) -> Iterator[Finding]:

@@ -21,7 +21,7 @@ from generator.games.cwnb.playrules import (
     SIZE_FIELD,
     Attack,
 )
-from generator.model import Card, CardSet
+from generator.model.cards import Card, CardSet
 
 
 def copies(cards: Iterable[Card]) -> int:

@@ -3,7 +3,7 @@ e.g. "(rule 7.11)" or "(Definitions: 16" Gun)"."""
 
 from __future__ import annotations
 
-from generator.rulebook import Check, E, Rulebook, W
+from generator.rules.rulebook import Check, E, Rulebook, W
 
 __all__ = ["CHECKS", "Check", "E", "W", "check", "reference"]
 

@@ -6,13 +6,15 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator
 
-from generator.findings import Finding
+from generator.core.findings import Finding
 from generator.games.gwas.model import Airship, Mtb, Ship, Submarine, name_key
 from generator.games.gwas.rules.options import ALLOW_SPEED_1_PLUS, Options, options_of
 from generator.games.gwas.rules.registry import E, W, check
 from generator.games.gwas.tables import (
+    ALLIANCE,
     CAPITAL,
     CLASS_GROUPS,
+    ENTENTE,
     LARGE,
     MTB_DECK_TORPEDOES,
     NONCOMBAT,
@@ -22,7 +24,7 @@ from generator.games.gwas.tables import (
     SPEEDS,
     SUBMARINE_HULL_TORPEDOES,
 )
-from generator.model import CardSet
+from generator.model.cards import CardSet
 
 CLASS_UNKNOWN = check("gwas-class-unknown", "card", E, "003:228",
                       "a combat ship's class code is one of the class table")
@@ -51,8 +53,9 @@ CAPITAL_SMALL = check("gwas-counter-capital-small", "card", E, "003:176, 003:228
                       "small-ship counter")
 SEED_SHIP = check("gwas-seed-ship", "card", E, "003:240, 004:137",
                   "a ship the seeds give values for (Tegetthoff 8-3-1 not italic, Szent István "
-                  "a dreadnought, Rostock and Frankfurt speed 2, Canada and Superb speed 1) "
-                  "prints those values")
+                  "a dreadnought, both Austro-Hungarian; Rostock and Frankfurt speed 2, Triple "
+                  "Alliance; Canada and Superb speed 1, Entente) prints those values")
+SIDE_NAMES = {ALLIANCE: "Triple Alliance", ENTENTE: "Entente"}
 
 
 def _class_findings(ship: Ship) -> Iterator[Finding]:
@@ -101,7 +104,12 @@ def _seed_ship_findings(ship: Ship) -> Iterator[Finding]:
     cid = ship.id
     printed = {"class": (facts.ship_class, ship.ship_class),
                "gunnery": (facts.gunnery, ship.gunnery),
-               "speed": (facts.speed, ship.speed), "italic": (facts.italic, ship.italic)}
+               "speed": (facts.speed, ship.speed), "italic": (facts.italic, ship.italic),
+               "nation": (facts.nation, ship.nation)}
+    if facts.side is not None and facts.side != ship.side and facts.nation is None:
+        yield SEED_SHIP(f"{ship.name}: nation {ship.nation} is of side {ship.side}; in the "
+                        f"seeds {ship.name} sails for the {SIDE_NAMES[facts.side]}",
+                        ship.source.of("nation"), cid, rule=facts.seed)
     for key, (given, card) in printed.items():
         if given is not None and given != card:
             shown = "-".join(map(str, given)) if isinstance(given, tuple) else given

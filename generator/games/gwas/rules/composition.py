@@ -6,12 +6,11 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 
-from generator.crosspack import card_content
-from generator.findings import Finding
+from generator.core.findings import Finding
 from generator.games.gwas.model import FleetCounter, Leader, Ship, name_key
 from generator.games.gwas.rules.options import check_options
 from generator.games.gwas.rules.registry import E, W, check
-from generator.model import CardSet
+from generator.model.cards import CardSet
 
 COUNTER_NUMBER = check("gwas-counter-number", "set", E, "003:194, 003:240",
                        "fleet counter numbers are unique on each side (orders name fleets by "
@@ -74,7 +73,7 @@ def _leaders(card_set: CardSet) -> Iterator[Finding]:
             yield FLAGSHIP_SIDE(f"flagship '{card.flagship}' is a ship of side {named[0].side}; "
                                 f"leader '{card.id}' ({card.nation}) is of side {card.side}",
                                 where, card.id)
-        elif len({card_content(ship) for ship in own}) > 1:  # a reprint is the same ship
+        elif len({ship.content() for ship in own}) > 1:  # a reprint is the same ship
             cards = ", ".join(f"'{ship.id}' ({ship.source.location})" for ship in own)
             yield FLAGSHIP_AMBIGUOUS(f"flagship '{card.flagship}' names {len(own)} ship cards "
                                      f"of side {card.side}: {cards}; a leader sits on one ship",
@@ -91,7 +90,7 @@ def _names(card_set: CardSet) -> Iterator[Finding]:
             continue
         key = name_key(card.name)
         other = first.setdefault(key, card)
-        reprint = other.pack != card.pack and card_content(other) == card_content(card)
+        reprint = other.pack != card.pack and other.content() == card.content()
         if other is not card and not reprint:
             where = "" if other.pack == card.pack else f" of pack '{other.pack}'"
             yield SHIP_NAME(f"'{card.name}' is already the name of card '{other.id}'{where}",

@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-from generator.findings import Finding
+from generator.core.findings import Finding
+from generator.core.location import Location
 from generator.games.gwas.rules.registry import E, W, check
 from generator.games.gwas.tables import SPEED_1_PLUS, SPEEDS
-from generator.location import Location
-from generator.model import Manifest, Pack
-from generator.packfiles import PackFolder
+from generator.load.packfiles import PackFolder
+from generator.model.cards import Manifest, Pack
 
 ALLOW_SPEED_1_PLUS = "allow_speed_1_plus"
 #: option name -> (type, default)

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from generator.games.gwas.tables import cite
-from generator.rulebook import Check, E, Rulebook, W
+from generator.rules.rulebook import Check, E, Rulebook, W
 
 __all__ = ["CHECKS", "Check", "E", "W", "check"]
 

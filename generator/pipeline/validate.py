@@ -1,0 +1,114 @@
+"""The checking half of the pipeline (load -> schema -> model -> rules), base plus expansions."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from msgspec import Struct, field
+
+from generator.core.findings import Finding, error, warning
+from generator.core.limits import MAX_CARDS, MAX_COPIES
+from generator.core.location import Location, display_path
+from generator.model.cards import CardSet
+from generator.model.game import Game
+from generator.pipeline import crosspack
+from generator.pipeline.pack import MANIFEST_NAME, PackLoad, load_pack
+from generator.runtime.gcpause import collector_paused
+
+
+class Validation(Struct):
+    card_set: CardSet | None
+    game: Game | None
+    findings: list[Finding] = field(default_factory=list)
+
+
+def _loaded(load: PackLoad, fallback: Game) -> crosspack.LoadedPack:
+    assert load.pack is not None
+    return crosspack.LoadedPack(load.pack, load.game or fallback)
+
+
+def _card_limits(card_set: CardSet) -> list[Finding]:
+    """The ceilings on a whole card set (base and expansions): rules and layout run over every
+    card and every copy, so their number is bounded like every other dimension of input."""
+    cards = card_set.cards
+    where = card_set.base.manifest.location
+    copies = sum(card.count for card in cards)
+    if len(cards) > MAX_CARDS:
+        return [error("too-many-cards", f"the card set holds {len(cards)} cards; the limit "
+                      f"is {MAX_CARDS}", where)]
+    if copies > MAX_COPIES:
+        return [error("too-many-copies", f"the card set prints {copies} copies; the limit is "
+                      f"{MAX_COPIES}", where)]
+    return []
+
+
+def _distinct_packs(base: Path, expansions: tuple[Path, ...]) -> tuple[list[Path],
+                                                                        list[Finding]]:
+    """Expansions minus any folder already given (``--with x --with x/``, or the base itself):
+    each pack is read once, as a user repeating a folder means it once; the repetition is
+    named in a warning, in case another folder was meant."""
+    seen = {os.path.realpath(base): base}
+    distinct: list[Path] = []
+    findings: list[Finding] = []
+    for path in expansions:
+        real = os.path.realpath(path)
+        if real in seen:
+            findings.append(warning(
+                "pack-given-twice", f"pack folder {display_path(path)} is given twice on the "
+                f"command line (also as {display_path(seen[real])}); it is read once",
+                Location(display_path(path / MANIFEST_NAME), 1, 1)))
+            continue
+        seen[real] = path
+        distinct.append(path)
+    return distinct, findings
+
+
+#: called with the card set and game once they are loaded, before the rule checks
+CardSetReady = Callable[[CardSet, Game], None]
+
+
+def validate(base: Path, expansions: tuple[Path, ...] = (),
+             on_card_set: CardSetReady | None = None) -> Validation:
+    """Load the base pack and its expansions and run every check that needs no locale.
+    ``on_card_set`` is told of the card set as soon as it is loaded, before the rule checks
+    run: a caller can start work on it there (``pnp validate`` starts the layout's forked half,
+    which then runs beside the checks)."""
+    with collector_paused():  # tens of thousands of cards and locations, no cycles
+        return _validate(base, expansions, on_card_set)
+
+
+def _validate(base: Path, expansions: tuple[Path, ...],
+              on_card_set: CardSetReady | None) -> Validation:
+    base_load = load_pack(base)
+    result = Validation(card_set=None, game=base_load.game, findings=list(base_load.findings))
+    expansion_loads: list[PackLoad] = []
+    distinct, repeated = _distinct_packs(base, expansions)
+    result.findings.extend(repeated)
+    for path in distinct:
+        load = load_pack(path, base_load.game)
+        result.findings.extend(load.findings)
+        if load.pack is not None and base_load.pack is not None:
+            result.findings.extend(crosspack.expansion_fits(base_load.pack.manifest,
+                                                            load.pack.manifest))
+            expansion_loads.append(load)
+    if base_load.pack is None or base_load.game is None:
+        return result
+    card_set = CardSet(base=base_load.pack,
+                       expansions=tuple(load.pack for load in expansion_loads if load.pack))
+    result.card_set = card_set
+    limits = _card_limits(card_set)
+    if limits:
+        result.findings.extend(limits)
+        return result
+    game = base_load.game
+    if on_card_set is not None:
+        on_card_set(card_set, game)
+    generic = crosspack.check_packs(
+        _loaded(base_load, game), tuple(_loaded(load, game) for load in expansion_loads),
+        card_set, display_path(base_load.pack.root))
+    own = game.check(card_set)
+    result.findings.extend(crosspack.without_refined(generic, own))
+    result.findings.extend(own)
+    return result

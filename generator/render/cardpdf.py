@@ -1,0 +1,118 @@
+"""Lone card faces as PDF pages: trim plus bleed on all four sides, with TrimBox and BleedBox.
+
+Print services (DriveThruCards) take one PDF page per card side, and every per-card picture
+(PNG exports, Tabletop Simulator sheets, the proof page) is rendered from such a page with
+pypdfium2, so a picture shows exactly what prints. On a sheet a face bleeds only towards the
+sheet's outer edges; alone, it bleeds on every side: elements marked ``bleed`` were laid out
+past the trim already, and the page clips them to the media box.
+
+A :class:`CardFrame` says where a face goes on its page. The plain frame is the face's own trim
+with the bleed around it; a print service's frame may be a hair bigger or smaller than the card
+(2.75 x 4.75 in for a 70 x 120 mm tarot card), and then the face is scaled uniformly to fit
+inside the service's trim, centred, and the bleed art fills the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from io import BytesIO
+from pathlib import Path
+from typing import BinaryIO
+
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+
+from generator.layout.engine import FaceLayout
+from generator.load.fonts import font_name
+from generator.render.pdf import OpPainter
+
+Box = tuple[float, float, float, float]  # x, y, width, height in mm, from the top-left corner
+
+
+@dataclass(frozen=True, slots=True)
+class CardFrame:
+    """A page for one face: media size, the trim box on it, and where the face's trim lands."""
+
+    page_w: float
+    page_h: float
+    trim: Box
+    card_x: float  # page position of the face's top-left trim corner
+    card_y: float
+    scale: float = 1.0
+
+    def bleed_needed(self, face_w: float, face_h: float) -> float:
+        """How far (in face mm) bleed art must reach past the face's trim to cover the page."""
+        right = self.page_w - self.card_x - face_w * self.scale
+        bottom = self.page_h - self.card_y - face_h * self.scale
+        return max(self.card_x, self.card_y, right, bottom) / self.scale
+
+
+def plain_frame(width_mm: float, height_mm: float, bleed_mm: float) -> CardFrame:
+    """The face's own trim with ``bleed_mm`` on every side (trim only when the bleed is 0)."""
+    return CardFrame(width_mm + 2 * bleed_mm, height_mm + 2 * bleed_mm,
+                     (bleed_mm, bleed_mm, width_mm, height_mm), bleed_mm, bleed_mm)
+
+
+def card_page_size_mm(face: FaceLayout, bleed_mm: float) -> tuple[float, float]:
+    """The media size of a lone face: its trim plus the bleed on both sides of each axis."""
+    return face.width_mm + 2 * bleed_mm, face.height_mm + 2 * bleed_mm
+
+
+class CardPdf:
+    """One PDF of lone card faces, a page each (all sides of one card, or a whole deck)."""
+
+    def __init__(self, target: Path | BinaryIO, title: str) -> None:
+        self.canvas = Canvas(target if not isinstance(target, Path) else str(target),
+                             invariant=1, pageCompression=1,
+                             initialFontName=font_name("regular"), initialFontSize=8)
+        self.canvas.setTitle(title)
+        self.canvas.setAuthor("pnp")
+        self.canvas.setCreator("pnp print-and-play generator")
+        self.pages = 0
+
+    def add_face(self, face: FaceLayout, bleed_mm: float) -> None:
+        self.add_framed(face, plain_frame(face.width_mm, face.height_mm, bleed_mm))
+
+    def add_framed(self, face: FaceLayout, frame: CardFrame) -> None:
+        c = self.canvas
+        width, height = frame.page_w * mm, frame.page_h * mm
+        c.setPageSize((width, height))
+        tx, ty, tw, th = frame.trim
+        c.setTrimBox((tx * mm, height - (ty + th) * mm, (tx + tw) * mm, height - ty * mm))
+        c.setBleedBox((0, 0, width, height))
+        c.saveState()
+        clip = c.beginPath()
+        clip.rect(0, 0, width, height)
+        c.clipPath(clip, stroke=0, fill=0)
+        c.translate(frame.card_x * mm,
+                    height - (frame.card_y + face.height_mm * frame.scale) * mm)
+        if frame.scale != 1.0:
+            c.scale(frame.scale, frame.scale)
+        OpPainter(c, face.height_mm).draw(face.ops)
+        c.restoreState()
+        c.showPage()
+        self.pages += 1
+
+    def save(self) -> None:
+        self.canvas.save()
+
+
+def write_card_pdf(path: Path, faces: Iterable[FaceLayout], bleed_mm: float,
+                   title: str = "pnp card") -> int:
+    """Write ``faces`` as one page each; returns the number of pages written."""
+    document = CardPdf(path, title)
+    for face in faces:
+        document.add_face(face, bleed_mm)
+    document.save()
+    return document.pages
+
+
+def card_pdf_bytes(pages: Iterable[tuple[FaceLayout, CardFrame]], title: str) -> bytes:
+    """The same pages in memory, for rendering to pictures without a file in between."""
+    buffer = BytesIO()
+    document = CardPdf(buffer, title)
+    for face, frame in pages:
+        document.add_framed(face, frame)
+    document.save()
+    return buffer.getvalue()
