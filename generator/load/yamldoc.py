@@ -20,95 +20,60 @@ PathKey = tuple[str | int, ...]
 Packed = tuple[list[PathKey], array]
 #: the array typecode of the packed line and column numbers (8-byte signed)
 NUMBERS = "q"
+#: where the loader found a value: for a scalar, a PyYAML mark (``line`` and ``column``
+#: counted from 0); for a sequence, ``(mark, [item positions])``; for a mapping,
+#: ``(mark, {key: (the key's mark, value position)})``
+Position = object
 
 _FILE = attrgetter("file")
 _LINE_AND_COLUMN = attrgetter("line", "column")
 
 
-class _PackedIndex:
-    """An index of locations kept as :data:`Packed`, in one file: a Location is made for a path
-    when it is asked for. A document read in a forked process or from the parse cache is asked
-    where a few of its parts are (each card, a value with a finding), not all hundreds of
-    thousands: making them all took longer than unpickling the document."""
-
-    __slots__ = ("numbers", "paths", "position")
-
-    def __init__(self, paths: list[PathKey], numbers: array[int]) -> None:
-        self.paths = paths
-        self.numbers = numbers
-        self.position: dict[PathKey, int] | None = None
-
-    def get(self, file: str, path: PathKey) -> Location | None:
-        if self.position is None:
-            self.position = dict(zip(self.paths, range(0, 2 * len(self.paths), 2),
-                                     strict=True))
-        at = self.position.get(path)
-        if at is None:
-            return None
-        return Location(file, self.numbers[at], self.numbers[at + 1])
-
-    def locations(self, file: str) -> dict[PathKey, Location]:
-        numbers_at = iter(self.numbers)
-        return {path: Location(file, line, column)
-                for path, line, column in zip(self.paths, numbers_at, numbers_at, strict=False)}
-
-
-_Index = dict[PathKey, Location] | _PackedIndex
-
-
 class YamlDocument:
-    """A loaded YAML file: plain data plus where each part of it was written (:attr:`values`,
-    and :attr:`keys` for the key that introduces each mapping entry)."""
+    """A loaded YAML file: plain data plus where each part of it was written.
 
-    __slots__ = ("_keys", "_values", "data", "file")
+    The index of where things are is kept in the form it came in, and a Location is made for
+    a path when it is asked for: a pipeline asks where a few parts are (each card, a value with
+    a finding), and making one for each of a large file's hundreds of thousands of values cost
+    more than reading them. :attr:`values` and :attr:`keys` make them all, for the few callers
+    that go through every location (or that write them: a table read as a document)."""
 
-    def __init__(self, file: str, data: object, values: _Index | None = None,
-                 keys: _Index | None = None) -> None:
+    __slots__ = ("_index", "data", "file")
+
+    def __init__(self, file: str, data: object, values: dict[PathKey, Location] | None = None,
+                 keys: dict[PathKey, Location] | None = None) -> None:
         self.file = file
         self.data = data
-        self._values: _Index = {} if values is None else values
-        self._keys: _Index = {} if keys is None else keys
+        self._index: _Index = _Locations({} if values is None else values,
+                                         {} if keys is None else keys)
 
     @property
     def values(self) -> dict[PathKey, Location]:
-        """Location of each value by its path (all of them made now if they were packed)."""
-        if self._values.__class__ is _PackedIndex:
-            self._values = self._values.locations(self.file)  # type: ignore[union-attr]
-        return self._values  # type: ignore[return-value]
+        """Location of each value by its path."""
+        return self._locations().values
 
     @property
     def keys(self) -> dict[PathKey, Location]:
-        """Location of the key of each mapping entry by the entry's path."""
-        if self._keys.__class__ is _PackedIndex:
-            self._keys = self._keys.locations(self.file)  # type: ignore[union-attr]
-        return self._keys  # type: ignore[return-value]
+        """Location of the key of each mapping entry, by the entry's path."""
+        return self._locations().keys
+
+    def _locations(self) -> _Locations:
+        if self._index.__class__ is not _Locations:
+            self._index = _Locations(*self._index.locations(self.file))
+        return self._index  # type: ignore[return-value]
 
     def where(self, path: PathKey) -> Location:
         """Location of the value at ``path``, or of its nearest located ancestor."""
-        values = self._values
-        if values.__class__ is _PackedIndex:
-            found = values.get(self.file, path)  # type: ignore[call-arg]
-            while found is None and path:
-                path = path[:-1]
-                found = values.get(self.file, path)  # type: ignore[call-arg]
-        else:
-            found = values.get(path)  # type: ignore[assignment]
-            while found is None and path:
-                path = path[:-1]
-                found = values.get(path)  # type: ignore[assignment]
-        return found if found is not None else Location(self.file, 1, 1)
+        return self._index.value_at(self.file, path) or Location(self.file, 1, 1)
 
     def where_key(self, path: PathKey) -> Location:
         """Location of the mapping key that introduces ``path`` (falls back to the value)."""
-        keys = self._keys
-        found = keys.get(self.file, path) if keys.__class__ is _PackedIndex \
-            else keys.get(path)  # type: ignore[call-arg,arg-type]
-        return found or self.where(path)  # type: ignore[return-value]
+        return self._index.key_at(self.file, path) or self.where(path)
 
     def packed(self) -> tuple[Packed | None, Packed | None]:
         """The value and key indexes as their paths and one array of line and column numbers;
         None for an index with a location in another file."""
-        return _packed(self._values, self.file), _packed(self._keys, self.file)
+        return self._index.packed(self.file)
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         """Pickled compactly (:meth:`packed`), for a document read in a forked process and
@@ -131,24 +96,200 @@ class YamlDocument:
         return f"YamlDocument(file={self.file!r}, data={self.data!r})"
 
 
-def _packed(index: _Index, file: str) -> Packed | None:
-    """Paths in the order of the index, the names in them as the index holds them (the loader
-    makes each key's name one string object, so pickle and marshal write it once)."""
-    if index.__class__ is _PackedIndex:
-        return index.paths, index.numbers  # type: ignore[union-attr]
-    where = index.values()  # type: ignore[union-attr]
-    if where and set(map(_FILE, where)) != {file}:
-        return None
-    return list(index), array(NUMBERS, chain.from_iterable(map(_LINE_AND_COLUMN, where)))
+def located_document(file: str, data: object, root: Position) -> YamlDocument:
+    """The document the loader read: its data, and the position of its root value."""
+    document = YamlDocument(file, data)
+    document._index = _Positions(root)
+    return document
 
 
 def unpacked_document(file: str, data: object, value_paths: list[PathKey],
                       value_numbers: array[int], key_paths: list[PathKey],
                       key_numbers: array[int]) -> YamlDocument:
-    """The document :meth:`YamlDocument.packed` describes, its locations in ``file`` (made
-    when asked for)."""
-    return YamlDocument(file, data, _PackedIndex(value_paths, value_numbers),
-                        _PackedIndex(key_paths, key_numbers))
+    """The document :meth:`YamlDocument.packed` describes, its locations in ``file``."""
+    document = YamlDocument(file, data)
+    document._index = _Packed(value_paths, value_numbers, key_paths, key_numbers)
+    return document
+
+
+class _Locations:
+    """An index as Location objects by path (any file's)."""
+
+    __slots__ = ("keys", "values")
+
+    def __init__(self, values: dict[PathKey, Location], keys: dict[PathKey, Location]) -> None:
+        self.values = values
+        self.keys = keys
+
+    def value_at(self, file: str, path: PathKey) -> Location | None:
+        values = self.values
+        found = values.get(path)
+        while found is None and path:
+            path = path[:-1]
+            found = values.get(path)
+        return found
+
+    def key_at(self, file: str, path: PathKey) -> Location | None:
+        return self.keys.get(path)
+
+    def packed(self, file: str) -> tuple[Packed | None, Packed | None]:
+        return _packed(self.values, file), _packed(self.keys, file)
+
+
+def _packed(index: dict[PathKey, Location], file: str) -> Packed | None:
+    """Paths in the order of the index, the names in them as the index holds them (the loader
+    makes each key's name one string object, so pickle and marshal write it once)."""
+    where = index.values()
+    if where and set(map(_FILE, where)) != {file}:
+        return None
+    return list(index), array(NUMBERS, chain.from_iterable(map(_LINE_AND_COLUMN, where)))
+
+
+class _Packed:
+    """An index kept as :data:`Packed` (from a forked reader or the parse cache)."""
+
+    __slots__ = ("key_at_path", "key_numbers", "key_paths", "value_at_path", "value_numbers",
+                 "value_paths")
+
+    def __init__(self, value_paths: list[PathKey], value_numbers: array[int],
+                 key_paths: list[PathKey], key_numbers: array[int]) -> None:
+        self.value_paths, self.value_numbers = value_paths, value_numbers
+        self.key_paths, self.key_numbers = key_paths, key_numbers
+        self.value_at_path: dict[PathKey, int] | None = None
+        self.key_at_path: dict[PathKey, int] | None = None
+
+    def value_at(self, file: str, path: PathKey) -> Location | None:
+        if self.value_at_path is None:
+            self.value_at_path = _numbered(self.value_paths)
+        at = self.value_at_path.get(path)
+        while at is None and path:
+            path = path[:-1]
+            at = self.value_at_path.get(path)
+        return None if at is None \
+            else Location(file, self.value_numbers[at], self.value_numbers[at + 1])
+
+    def key_at(self, file: str, path: PathKey) -> Location | None:
+        if self.key_at_path is None:
+            self.key_at_path = _numbered(self.key_paths)
+        at = self.key_at_path.get(path)
+        return None if at is None \
+            else Location(file, self.key_numbers[at], self.key_numbers[at + 1])
+
+    def locations(self, file: str) -> tuple[dict[PathKey, Location], dict[PathKey, Location]]:
+        return (_unpacked(file, self.value_paths, self.value_numbers),
+                _unpacked(file, self.key_paths, self.key_numbers))
+
+    def packed(self, file: str) -> tuple[Packed | None, Packed | None]:
+        return (self.value_paths, self.value_numbers), (self.key_paths, self.key_numbers)
+
+
+def _numbered(paths: list[PathKey]) -> dict[PathKey, int]:
+    """Each path's offset in the array of numbers (two numbers a path)."""
+    return dict(zip(paths, range(0, 2 * len(paths), 2), strict=True))
+
+
+def _unpacked(file: str, paths: list[PathKey], numbers: array[int]) -> dict[PathKey, Location]:
+    numbers_at = iter(numbers)
+    return {path: Location(file, line, column)
+            for path, line, column in zip(paths, numbers_at, numbers_at, strict=False)}
+
+
+class _Positions:
+    """The index as the loader left it: the root's :data:`Position`, the document's shape. A
+    path is looked up by going down it, as the data is."""
+
+    __slots__ = ("root",)
+
+    def __init__(self, root: Position) -> None:
+        self.root = root
+
+    def value_at(self, file: str, path: PathKey) -> Location | None:
+        position = self.root
+        for part in path:  # (_child, inline: each card asks where it is)
+            if position.__class__ is not tuple:
+                break
+            children = position[1]  # type: ignore[index]
+            if children.__class__ is list:
+                if part.__class__ is not int or not 0 <= part < len(children):  # type: ignore
+                    break
+                position = children[part]
+            else:
+                entry = children.get(part)
+                if entry is None:
+                    break
+                position = entry[1]
+        mark = position[0] if position.__class__ is tuple else position  # type: ignore[index]
+        return Location(file, mark.line + 1, mark.column + 1)  # type: ignore[attr-defined]
+
+    def key_at(self, file: str, path: PathKey) -> Location | None:
+        if not path:
+            return None
+        position = self.root
+        for part in path[:-1]:
+            position = _child(position, part)
+            if position is None:
+                return None
+        if position.__class__ is not tuple or position[1].__class__ is not dict:  # type: ignore
+            return None
+        entry = position[1].get(path[-1])  # type: ignore[index]
+        if entry is None:
+            return None
+        mark = entry[0]
+        return Location(file, mark.line + 1, mark.column + 1)
+
+    def locations(self, file: str) -> tuple[dict[PathKey, Location], dict[PathKey, Location]]:
+        value_paths, value_numbers, key_paths, key_numbers = self._flattened()
+        return (_unpacked(file, value_paths, value_numbers),
+                _unpacked(file, key_paths, key_numbers))
+
+    def packed(self, file: str) -> tuple[Packed | None, Packed | None]:
+        value_paths, value_numbers, key_paths, key_numbers = self._flattened()
+        return (value_paths, value_numbers), (key_paths, key_numbers)
+
+    def _flattened(self) -> tuple[list[PathKey], array[int], list[PathKey], array[int]]:
+        """Every value's and key's path and 1-based line and column, values in the order the
+        loader read them (each value before what it holds)."""
+        value_paths: list[PathKey] = []
+        value_numbers: list[int] = []
+        key_paths: list[PathKey] = []
+        key_numbers: list[int] = []
+
+        def add(path: PathKey, position: Position) -> None:
+            if position.__class__ is not tuple:
+                value_paths.append(path)
+                value_numbers.extend((position.line + 1, position.column + 1))  # type: ignore
+                return
+            mark, children = position  # type: ignore[misc]
+            value_paths.append(path)
+            value_numbers.extend((mark.line + 1, mark.column + 1))
+            if children.__class__ is list:
+                for index, child in enumerate(children):
+                    add((*path, index), child)
+                return
+            for key, (key_mark, child) in children.items():
+                child_path = (*path, key)
+                key_paths.append(child_path)
+                key_numbers.extend((key_mark.line + 1, key_mark.column + 1))
+                add(child_path, child)
+
+        add((), self.root)  # (recursive as deep as the data nests: MAX_DEPTH at most)
+        return value_paths, array(NUMBERS, value_numbers), key_paths, array(NUMBERS, key_numbers)
+
+
+def _child(position: Position, part: str | int) -> Position | None:
+    """The position of ``part`` of a collection's, or None."""
+    if position.__class__ is not tuple:
+        return None
+    children = position[1]  # type: ignore[index]
+    if children.__class__ is list:
+        if part.__class__ is int and 0 <= part < len(children):  # type: ignore[operator]
+            return children[part]
+        return None
+    entry = children.get(part)
+    return None if entry is None else entry[1]
+
+
+_Index = _Locations | _Packed | _Positions
 
 
 class LoadProblem(Exception):

@@ -48,7 +48,13 @@ from generator.core.limits import (
     MAX_VALUES,
 )
 from generator.core.location import Location
-from generator.load.yamldoc import LoadProblem, PathKey, YamlDocument, text_location
+from generator.load.yamldoc import (
+    LoadProblem,
+    Position,
+    YamlDocument,
+    located_document,
+    text_location,
+)
 from generator.runtime.gcpause import collector_paused
 
 try:
@@ -63,6 +69,8 @@ _FLOAT_TAG = "tag:yaml.org,2002:float"
 _TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
 _STR_TAG = "tag:yaml.org,2002:str"
 _MERGE_TAG = "tag:yaml.org,2002:merge"
+_MAP_TAG = Resolver.DEFAULT_MAPPING_TAG
+_SEQ_TAG = Resolver.DEFAULT_SEQUENCE_TAG
 #: a "=" key: PyYAML's merge rules read it as text
 _VALUE_TAG = "tag:yaml.org,2002:value"
 #: scalars whose value depends on their text alone, so one reading serves every repeat
@@ -125,7 +133,7 @@ class _Reading(SafeConstructor, Resolver):
       collection beyond it.
     - ``resolve`` remembers the tag of each plain scalar's text: card files repeat a few
       thousand texts (keys, numbers, names) hundreds of times each, and each costs PyYAML's
-      regular expressions.
+      regular expressions. Other nodes take the Resolver's defaults without asking it.
     - ``flatten_mapping`` applies PyYAML's merge-key rules (it rewrites a mapping in place:
       merged pairs first, merge keys gone) and keeps each mapping's pairs as written aside, so
       that a mapping merged or walked twice still knows which of its keys are its own and how
@@ -151,14 +159,16 @@ class _Reading(SafeConstructor, Resolver):
         self.depth -= 1
 
     def resolve(self, kind: type, value: str | None, implicit: tuple[bool, bool]) -> str:
-        if kind is ScalarNode and implicit[0]:
+        if kind is ScalarNode:
+            if not implicit[0]:
+                return _STR_TAG  # quoted, or a block scalar: text
             tag = self.plain_tags.get(value)  # type: ignore[arg-type]
             if tag is None:
                 tag = Resolver.resolve(self, kind, value, implicit)
                 if len(self.plain_tags) < _MEMO_LIMIT:
                     self.plain_tags[value] = tag  # type: ignore[index]
             return tag
-        return Resolver.resolve(self, kind, value, implicit)
+        return _MAP_TAG if kind is MappingNode else _SEQ_TAG
 
     def flatten_mapping(self, node: MappingNode) -> None:
         if id(node) in self.flattening:
@@ -191,7 +201,34 @@ if CParser is not None:
             CParser.__init__(self, text)
             _Reading.__init__(self)
 
-    _Loader: type = _CLoader
+    class _CLoaderInLibyamlsDepth(_CLoader):  # type: ignore[misc,valid-type]
+        """_CLoader where libyaml refuses to nest deeper than 1,000 levels itself (as PyYAML
+        6.0.4's wheels build it): the C composer's recursion is bounded, so composing counts
+        the nodes only (a tenth less time than counting the depth too), and a file nested
+        deeper than MAX_DEPTH is refused by the walk, at the same place."""
+
+        def descend_resolver(self, current_node: Node | None, current_index: object) -> None:
+            self.nodes += 1
+            if self.nodes > MAX_VALUES:
+                raise _Stopped
+
+        #: nothing to do after a node: a C callable, so the composer makes no Python frame
+        ascend_resolver = int
+
+    def _libyaml_bounds_depth() -> bool:
+        """Whether libyaml stops at 1,000 levels of nesting or fewer (its scanner says
+        'exceeded maximum nesting depth')."""
+        parser = CParser("[" * 1_001 + "]" * 1_001)
+        try:
+            while parser.get_event() is not None:
+                pass
+        except yaml.YAMLError as exc:
+            return "nesting depth" in str(exc)
+        finally:
+            parser.dispose()
+        return False
+
+    _Loader: type = _CLoaderInLibyamlsDepth if _libyaml_bounds_depth() else _CLoader
 else:  # pragma: no cover - PyYAML without libyaml
     _Loader = _PythonLoader
 
@@ -282,58 +319,85 @@ def _shown(text: str) -> str:
 
 
 class _Walker:
-    """Turns a composed node graph into plain data and fills the location index.
+    """Turns a composed node graph into plain data and the :data:`Position` of each value.
 
     Recursive over collections only, so its depth is the nesting's, which the walk holds to
     MAX_DEPTH (deeper nesting through aliases is a finding); scalars are read in their
-    collection's loop, the nodes of a card file being nine in ten scalars."""
+    collection's loop, the nodes of a card file being nine in ten scalars. Positions are the
+    nodes' own marks, in the shape of the data: no path and no Location is made for a value
+    nobody asks about (that was two thirds of the walk)."""
 
     def __init__(self, file: str, text: str, loader: _Reading, root: Node) -> None:
         self.file = file
         self.text = text
         self.loader = loader
         self.root = root
-        self.values: dict[PathKey, Location] = {}
-        self.keys: dict[PathKey, Location] = {}
         self.walked = 0
         #: values the walk may reach before aliases expanded the file too far: at first the
         #: nodes composed (a lower bound of those written), counted exactly once reached
         self.allowance = loader.nodes + MAX_ALIAS_VALUES
         self.counted = False
         self.constructed: dict[tuple[str, str], object] = {}
-        #: each key's name as one string object (a card file says "name" thousands of times):
-        #: the data and the index share it, and pickle and marshal write it once
-        self.names: dict[str, str] = {}
+        #: each text as one string object, up to _MEMO_LIMIT texts (a card file says "name"
+        #: and "ship" thousands of times): the data is smaller, and every later step that
+        #: hashes, compares, pickles or marshals a card's texts does it faster
+        self.texts: dict[str, str] = {}
         self.composition_checked = False
 
-    def value(self, node: Node, path: PathKey) -> object:
-        """One value: the limits of the walk, its location, then its data."""
-        self.walked += 1
+    def _location(self, node: Node) -> Location:
         mark = node.start_mark
-        location = Location(self.file, mark.line + 1, mark.column + 1)
+        return Location(self.file, mark.line + 1, mark.column + 1)
+
+    def value(self, node: Node, depth: int) -> tuple[object, Position]:
+        """One value at ``depth`` (the root's is 0): the limits of the walk, then its data and
+        position."""
+        self.walked += 1
         if self.walked > self.allowance:
-            self._expanded_too_far(location)
-        if len(path) > MAX_DEPTH:  # nesting built from aliases of nested collections
+            self._expanded_too_far(node)
+        if depth > MAX_DEPTH:  # nesting built from aliases of nested collections
             raise LoadProblem(error(
                 "yaml-too-deep", f"lists and mappings nest more than {MAX_DEPTH} levels deep "
-                "here (through aliases); no card needs that", location))
-        self.values[path] = location
+                "here (through aliases); no card needs that", self._location(node)))
         cls = node.__class__
         if cls is ScalarNode:
-            return self.scalar(node, location)  # type: ignore[arg-type]
-        if len(path) == MAX_DEPTH:
+            return self.scalar(node), node.start_mark  # type: ignore[arg-type]
+        if depth == MAX_DEPTH:
             self._check_composition()
         if cls is SequenceNode:
-            return self._sequence(node, path)  # type: ignore[arg-type]
-        return self._mapping(node, path)  # type: ignore[arg-type]
+            return self._sequence(node, depth)  # type: ignore[arg-type]
+        return self._mapping(node, depth)  # type: ignore[arg-type]
 
-    def _sequence(self, node: SequenceNode, path: PathKey) -> list[object]:
-        value, scalar_value = self.value, self._scalar_value
-        inline = len(path) < MAX_DEPTH  # (deeper, each item is too deep: value() says so)
-        return [scalar_value(item, (*path, index)) if item.__class__ is ScalarNode and inline
-                else value(item, (*path, index)) for index, item in enumerate(node.value)]
+    def _scalar_value(self, node: ScalarNode) -> object:
+        """:meth:`value`'s data for a scalar within the depth limit, the steps it needs only."""
+        self.walked += 1
+        if self.walked > self.allowance:
+            self._expanded_too_far(node)
+        text = node.value
+        if node.tag != _STR_TAG or len(text) > MAX_STRING_CHARS:
+            return self.scalar(node)
+        return self.texts.get(text) or self._text(text)
 
-    def _mapping(self, node: MappingNode, path: PathKey) -> dict[str, object]:
+    def _text(self, text: str) -> str:
+        """``text`` as the one string object of its value in this file."""
+        texts = self.texts
+        return texts.setdefault(text, text) if len(texts) < _MEMO_LIMIT \
+            else texts.get(text, text)
+
+    def _sequence(self, node: SequenceNode, depth: int) -> tuple[list[object], Position]:
+        data: list[object] = []
+        positions: list[Position] = []
+        inline = depth < MAX_DEPTH  # (deeper, each item is too deep: value() says so)
+        for item in node.value:
+            if item.__class__ is ScalarNode and inline:
+                data.append(self._scalar_value(item))
+                positions.append(item.start_mark)
+            else:
+                item_data, position = self.value(item, depth + 1)
+                data.append(item_data)
+                positions.append(position)
+        return data, (node.start_mark, positions)
+
+    def _mapping(self, node: MappingNode, depth: int) -> tuple[dict[str, object], Position]:
         pairs = node.value
         merged_count = 0
         if self.loader.original_pairs and id(node) in self.loader.original_pairs:
@@ -343,76 +407,65 @@ class _Walker:
                 if key_node.tag == _MERGE_TAG:
                     pairs, merged_count = self._merged(node)
                     break
-        file, keys, scalar = self.file, self.keys, self.scalar
-        value, scalar_value, name = self.value, self._scalar_value, self.names.setdefault
-        inline = len(path) < MAX_DEPTH
-        result: dict[str, object] = {}
-        own_keys: dict[str, Location] | None = {} if merged_count else None
+        name, texts = self._text, self.texts
+        inline = depth < MAX_DEPTH
+        data: dict[str, object] = {}
+        children: dict[str, tuple[yaml.Mark, Position]] = {}
+        own_keys: dict[str, Node] | None = {} if merged_count else None
         for index, (key_node, value_node) in enumerate(pairs):
-            mark = key_node.start_mark
-            key_location = Location(file, mark.line + 1, mark.column + 1)
             if key_node.__class__ is not ScalarNode:
                 raise LoadProblem(error("yaml-syntax", "mapping keys must be plain scalars",
-                                        key_location))
+                                        self._location(key_node)))
             key = key_node.value
             if (key_node.tag != _STR_TAG and key_node.tag != _VALUE_TAG) \
                     or len(key) > MAX_STRING_CHARS:
-                key = str(scalar(key_node, key_location))
-            key = name(key, key)
+                key = str(self.scalar(key_node))
+            key = texts.get(key) or name(key)
             if own_keys is None:
-                if key in result:
-                    raise LoadProblem(_duplicate_key(key, keys[(*path, key)], key_location))
+                if key in data:
+                    raise LoadProblem(_duplicate_key(key, children[key][0], self.file,
+                                                     key_node))
             elif index >= merged_count:
                 if key in own_keys:
-                    raise LoadProblem(_duplicate_key(key, own_keys[key], key_location))
-                own_keys[key] = key_location
-            child = (*path, key)
-            keys[child] = key_location
-            result[key] = scalar_value(value_node, child) \
-                if value_node.__class__ is ScalarNode and inline else value(value_node, child)
-        return result
+                    raise LoadProblem(_duplicate_key(key, own_keys[key].start_mark, self.file,
+                                                     key_node))
+                own_keys[key] = key_node
+            if value_node.__class__ is ScalarNode and inline:
+                data[key] = self._scalar_value(value_node)
+                children[key] = (key_node.start_mark, value_node.start_mark)
+            else:
+                data[key], position = self.value(value_node, depth + 1)
+                children[key] = (key_node.start_mark, position)
+        return data, (node.start_mark, children)
 
-    def _scalar_value(self, node: ScalarNode, path: PathKey) -> object:
-        """:meth:`value` for a scalar whose path is within the depth limit (nine nodes in ten
-        of a card file: the generic steps cost a tenth of the walk)."""
-        self.walked += 1
-        mark = node.start_mark
-        location = Location(self.file, mark.line + 1, mark.column + 1)
-        if self.walked > self.allowance:
-            self._expanded_too_far(location)
-        self.values[path] = location
-        text = node.value
-        return text if node.tag == _STR_TAG and len(text) <= MAX_STRING_CHARS \
-            else self.scalar(node, location)
-
-    def scalar(self, node: ScalarNode, location: Location) -> object:
+    def scalar(self, node: ScalarNode) -> object:
         """Construct one scalar within the limits; a value its tag cannot read is a finding."""
         text = node.value
         if len(text) > MAX_STRING_CHARS:
             raise LoadProblem(error(
                 "string-too-long", f"this text is {len(text)} characters long; the limit is "
-                f"{MAX_STRING_CHARS}", location))
+                f"{MAX_STRING_CHARS}", self._location(node)))
         tag = node.tag
         if tag == _STR_TAG:
             return text
         if tag == _INT_TAG and len(text) > _MAX_INTEGER_DIGITS \
                 and sum(ch.isdigit() for ch in text) > _MAX_INTEGER_DIGITS:
-            raise LoadProblem(_too_large(text, location))
+            raise LoadProblem(_too_large(text, self._location(node)))
         key = (tag, text)
         if key in self.constructed:
             return self.constructed[key]  # checked below when first read
         try:
-            value = self.loader.construct_object(node)  # type: ignore[attr-defined]
+            value = self.loader.construct_object(node)
         except (ValueError, TypeError, KeyError, AttributeError, OverflowError,
                 yaml.YAMLError):
-            raise LoadProblem(_unreadable_scalar(node, location)) from None
+            raise LoadProblem(_unreadable_scalar(node, self._location(node))) from None
         if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INTEGER:
-            raise LoadProblem(_too_large(text, location))
+            raise LoadProblem(_too_large(text, self._location(node)))
         if isinstance(value, float) and not math.isfinite(value):
             what = "not a number" if math.isnan(value) else "infinite"
             raise LoadProblem(error(
                 "number-not-finite", f"{_shown(text)} is {what}; write a finite number",
-                location))
+                self._location(node)))
         if tag in _PURE_TAGS and len(self.constructed) < _MEMO_LIMIT:
             self.constructed[key] = value
         return value
@@ -436,7 +489,7 @@ class _Walker:
         own = sum(1 for key_node, _value in original if key_node.tag != _MERGE_TAG)
         return node.value, len(node.value) - own
 
-    def _expanded_too_far(self, location: Location) -> None:
+    def _expanded_too_far(self, node: Node) -> None:
         """Past the allowance counted from the nodes composed: counted again from the values
         written (aliases too, each once), and refused if the walk is past that as well."""
         if not self.counted:
@@ -449,7 +502,7 @@ class _Walker:
             "yaml-too-large",
             f"aliases expand this file by more than {MAX_ALIAS_VALUES} values (an alias "
             "bomb?); this anchored value is repeated too often; refusing to load",
-            location))
+            self._location(node)))
 
     def _check_composition(self) -> None:
         """A collection at the depth limit: written there, a composer would have refused the
@@ -481,9 +534,9 @@ def _written_values(root: Node, original_pairs: dict[int, list[tuple[Node, Node]
     return count
 
 
-def _duplicate_key(key: str, first: Location, location: Location) -> Finding:
+def _duplicate_key(key: str, first: yaml.Mark, file: str, again: Node) -> Finding:
     return error("duplicate-key", f"key {_shown(key)} appears twice in this mapping (first at "
-                 f"line {first.line})", location)
+                 f"line {first.line + 1})", _mark_location(file, again.start_mark))
 
 
 def _syntax_error(file: str, exc: yaml.MarkedYAMLError) -> Finding:
@@ -566,6 +619,5 @@ def _load(file: str, text: str, loader_class: type) -> tuple[YamlDocument | None
         # (aliases are not composed: with them, the values written may pass the limit)
         raise LoadProblem(error("yaml-too-large", f"file holds more than {MAX_VALUES} values",
                                 Location(file, 1, 1)))
-    walker = _Walker(file, text, loader, root)
-    data = walker.value(root, ())
-    return YamlDocument(file, data, walker.values, walker.keys), []
+    data, position = _Walker(file, text, loader, root).value(root, 0)
+    return located_document(file, data, position), []

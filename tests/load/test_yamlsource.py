@@ -477,25 +477,38 @@ def test_the_value_limit_is_exact(monkeypatch):
             == ([("yaml-too-large", 2, 25)] if aliases == 6 else []), aliases
 
 
-# --- PyYAML without libyaml ---------------------------------------------------------------------
+# --- the other ways of composing ---------------------------------------------------------------
 
-def test_the_pure_python_parser_reads_alike(monkeypatch):
-    """PyYAML built without libyaml composes in Python: the same data, positions and findings.
-    The two parsers word a syntax error each in its own way, and place an empty key of a flow
-    mapping one column apart."""
+@pytest.mark.parametrize("loader", ["_PythonLoader", "_CLoader"])
+def test_every_way_of_composing_reads_alike(monkeypatch, loader: str):
+    """PyYAML built without libyaml composes in Python, and a libyaml that does not bound the
+    nesting itself is composed counting the depth: the same data, positions and findings as
+    the loader this machine uses. The Python parser words a syntax error its own way, and
+    places an empty key of a flow mapping one column before libyaml."""
     texts = [path.read_text(encoding="utf-8") for path in repository_yaml()]
     texts += [text for _name, text, _expected in _corner_cases() if len(text) < 20_000]
-    with_libyaml = [answer(text) for text in texts]
-    monkeypatch.setattr(yamlsource, "_Loader", yamlsource._PythonLoader)
-    for text, expected in zip(texts, with_libyaml, strict=True):
+    expected_answers = [answer(text) for text in texts]
+    monkeypatch.setattr(yamlsource, "_Loader", getattr(yamlsource, loader))
+    python = loader == "_PythonLoader"
+    for text, expected in zip(texts, expected_answers, strict=True):
         found = answer(text)
-        if text == "{? : 1}\n":
+        if python and text == "{? : 1}\n":
             assert found[:2] == expected[:2] and found[2] == [(("None",), 1, 3)]
-        elif expected[0] is None and expected[1][0][0] == "yaml-syntax":
+        elif python and expected[0] is None and expected[1][0][0] == "yaml-syntax":
             assert [(code, line, column) for code, _words, line, column in found[1]] \
                 == [(code, line, column) for code, _words, line, column in expected[1]], text
         else:
             assert found == expected, text[:200]
+
+
+@pytest.mark.parametrize("loader", ["_PythonLoader", "_CLoader", "_Loader"])
+def test_deep_nesting_is_refused_by_every_way_of_composing(monkeypatch, loader: str):
+    """Five hundred levels (libyaml refuses a thousand itself): the first one too many is
+    where the finding is, whoever counts."""
+    monkeypatch.setattr(yamlsource, "_Loader", getattr(yamlsource, loader))
+    _document, findings = load("cards: " + "[" * 500 + "]" * 500 + "\n")
+    assert [(f.code, f.location.line, f.location.column) for f in findings] \
+        == [("yaml-too-deep", 1, 8 + MAX_DEPTH - 1)]
 
 
 @pytest.mark.parametrize(("text", "line", "column"), [
