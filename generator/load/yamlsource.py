@@ -2,20 +2,22 @@
 
 One loader, on PyYAML. PyYAML composes the document into nodes that carry their start marks
 (``get_single_node``: in C with libyaml's parser where PyYAML was built with it, in PyYAML's own
-Python parser and composer otherwise), and a walk turns the nodes into plain data and a
-``path -> Location`` index of every value and every mapping key. The walk also refuses what
-PyYAML accepts in silence (a key written twice in one mapping) and holds every file to the
-limits of :mod:`generator.core.limits`: nesting depth, values as written and after alias expansion
+Python parser and composer otherwise), and a walk turns the nodes into plain data and the
+position of every value and mapping key (:class:`generator.load.yamldoc.YamlDocument` says where
+a path is from them when asked). The walk also refuses what PyYAML accepts in silence (a key
+written twice in one mapping) and holds every file to the limits of
+:mod:`generator.core.limits`: nesting depth, values as written and after alias expansion
 ("billion laughs"), recursive aliases, text length and number magnitude. Every problem is a
 located finding, never an exception for the user.
 
-Two of PyYAML's Resolver hooks, called for every node as it is composed, count the nodes and the
-depth, so that composing stops at a limit: 8 MiB of ``[1,1,1,...`` would otherwise compose into
-four million nodes (1.2 GB), and the Python composer recurses once per level of nesting. Nodes do
-not say where an alias was written, nor how far a stopped composer got, so a file that is
-refused has its events read once more (:func:`_composition_problem`) to name the first problem
-in the order a composer meets them, and where: problems of composing (syntax, limits as written,
-aliases gone wrong) come before those of the walk (values, keys, expansion), as they always did.
+Two of PyYAML's Resolver hooks, called for every node as it is composed, count the nodes (and
+the depth, where libyaml does not bound it), so that composing stops at a limit: 8 MiB of
+``[1,1,1,...`` would otherwise compose into four million nodes (1.2 GB), and the Python composer
+recurses once per level of nesting. Nodes do not say where an alias was written, nor how far a
+stopped composer got, so a file that is refused has its events read once more
+(:func:`_composition_problem`) to name the first problem in the order a composer meets them, and
+where: problems of composing (syntax, limits as written, aliases gone wrong) come before those
+of the walk (values, keys, expansion), as they always did.
 """
 
 from __future__ import annotations
