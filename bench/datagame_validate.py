@@ -3,7 +3,7 @@
 A data game is generated: two kinds with JSON Schemas in game.yaml, three card rules, one set
 rule (CEL), templates and 1,000 cards with distinct ids and names (numbers in game-like ranges).
 ``pnp validate PACK --format json`` runs as a fresh process several times (after one untimed
-warm-up run, which also fills cel-python's parser cache); every run must exit 0, report no
+warm-up run); every run must exit 0, report no
 findings and count exactly 1,000 cards, or the benchmark fails. Printed: median and spread.
 Run: ``.venv/bin/python bench/datagame_validate.py [N] [--runs R]``.
 """

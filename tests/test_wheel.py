@@ -69,6 +69,14 @@ def test_the_wheel_carries_templates_licence_and_metadata(installed):
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
     classifiers = meta.get_all("Classifier")
     assert classifiers and set(classifiers) <= known_classifiers
+    # the systems pnp runs on (tests/test_portable.py runs it as on macOS and Windows), not
+    # "OS Independent"
+    assert sorted(c for c in classifiers if c.startswith("Operating System")) == [
+        "Operating System :: MacOS", "Operating System :: Microsoft :: Windows",
+        "Operating System :: POSIX :: Linux"]
+    # SARIF help links: the docs' base URL and the map of finding codes into docs/
+    assert any(u.startswith("Documentation, https://") for u in meta.get_all("Project-URL"))
+    assert "generator/core/finding_docs.json" in names
     assert meta["Author"] and meta["Keywords"] and meta["Summary"]
     assert not any(n.startswith(("templates/", "tests/", "cards/")) for n in names)
 

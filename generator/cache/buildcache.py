@@ -46,8 +46,9 @@ def _content_hash(path: Path) -> bytes:
     import stat
 
     from generator.core.limits import FILE_BYTES
+    from generator.runtime.readflags import READ_FLAGS
 
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    fd = os.open(path, READ_FLAGS)
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode) or info.st_size > max(FILE_BYTES.values()):

@@ -34,6 +34,11 @@ def output_format(*formats: str) -> Declaration:
                         help="text for people; " + ", ".join(formats[1:]) + " for tools")
 
 
+SARIF_ROOT = click.option("--sarif-root", "sarif_root", type=PATH, default=None,
+                          help="SARIF file paths are relative to this folder (default: the "
+                               "working folder)")
+
+
 def locale_printed(verb: str) -> Declaration:
     """``--locale`` of a command that prints one language."""
     return click.option("--locale", default=None,

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from generator.cli.output import echo
-from generator.cli.params import PACK, PATH, WITH, output_format
+from generator.cli.params import PACK, PATH, SARIF_ROOT, WITH, output_format
 from generator.cli.report import exit_on
 from generator.core.errors import UsageError
 from generator.core.findings import Finding, Severity, render_json, render_sarif, render_text
@@ -24,10 +24,12 @@ from generator.runtime.gcpause import collector_paused
 @click.option("--deck", "decks", multiple=True, type=PATH,
               help="also check this deck file against the game's deck rules (repeatable)")
 @output_format("text", "json", "sarif")
+@SARIF_ROOT
 @click.option("-v", "--verbose", is_flag=True,
               help="list every missing translation (text output summarises them)")
 def validate(pack: Path, expansions: tuple[Path, ...], locales: tuple[str, ...], strict: bool,
-             decks: tuple[Path, ...], output_format: str, verbose: bool) -> None:
+             decks: tuple[Path, ...], output_format: str, sarif_root: Path | None,
+             verbose: bool) -> None:
     """Check a pack's files, schemas and game rules; report every problem found.
 
     The source texts are checked as build prints them (glyphs the font lacks, texts that do
@@ -75,7 +77,7 @@ def validate(pack: Path, expansions: tuple[Path, ...], locales: tuple[str, ...],
 
         rules = {row.code: f"{row.message} ({row.cites})" if row.cites else row.message
                  for row in rule_rows(result.game)} if result.game is not None else {}
-        echo(render_sarif(findings, rules=rules))
+        echo(render_sarif(findings, rules=rules, root=sarif_root))
     else:
         echo(_text_with_summary(findings, verbose))
     exit_on(findings)

@@ -14,13 +14,13 @@ from typing import Any
 from generator.core.findings import Finding, did_you_mean, error, warning
 from generator.core.location import Location
 from generator.datagame.cards import DataCard
-from generator.datagame.rules import _eval_failure, _named, involved
+from generator.datagame.rules import _eval_failure, _named, _too_costly, involved
 from generator.datagame.templates import color_props, is_color, missing_icon
 from generator.layout.engine import art_roots, substitute, visible
 from generator.load import art
 from generator.model.cards import CardSet
 from generator.model.deck import Deck
-from generator.rules.cel import MAX_COST, to_cel
+from generator.rules.cel import plain
 
 _SINGLE = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 _TOKEN = re.compile(r"\{([a-z0-9][a-z0-9-]*)\}")  # an inline icon in running text
@@ -171,18 +171,18 @@ def deck_findings(definition, deck: Deck, card_set: CardSet) -> list[Finding]:
 
 
 def _deck_rules(rules, deck: Deck, card_set: CardSet, where: Location) -> list[Finding]:
-    from celpy import celtypes
-
-    entries = [(e.card.id, to_cel({"card": dict(getattr(e.card, "fields", {})),
-                                   "count": e.count})) for e in deck.entries]
-    listing = celtypes.ListType([value for _, value in entries])
-    cards = to_cel([dict(getattr(c, "fields", {})) for c in card_set.cards])
-    bindings: dict[str, Any] = {"deck": listing, "cards": cards}
+    entries = [(e.card.id, {"card": plain(getattr(e.card, "fields", {})), "count": e.count})
+               for e in deck.entries]
+    bindings: dict[str, Any] = {"deck": [value for _, value in entries]}
     findings: list[Finding] = []
     for rule in rules:
-        size = max(len(entries), len(card_set.cards))
-        if rule.reads.depth and size ** rule.reads.depth > MAX_COST:
+        sizes = {"deck": len(entries), "cards": len(card_set.cards)}
+        costly = _too_costly(rule, sizes)
+        if costly is not None:
+            findings.append(costly)
             continue
+        if "cards" in rule.reads.names and "cards" not in bindings:
+            bindings["cards"] = [plain(getattr(c, "fields", {})) for c in card_set.cards]
         value = rule.expression.evaluate(bindings)
         if value is True:
             continue

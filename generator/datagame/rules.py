@@ -6,7 +6,9 @@ values of the wrong type), never as a traceback and never once per card:
 
 - names and fields are checked against the kinds' schemas by walking the parse tree;
 - types are checked by a trial run on a sample card built from each kind's schema;
-- a nest of comprehensions over all cards is refused when it would visit too many elements.
+- a rule whose cost, estimated on its tree for the cards at hand, is over the limit is refused
+  before it runs (generator.rules.celtree.estimate_cost), and CEL's own budget stops any evaluation
+  after 10,000 iterations.
 
 Evaluation is memoized on the fields a rule reads (CEL has no side effects, so equal inputs give
 equal results): a rule that reads ``cost`` and ``power`` runs once per distinct pair, not once
@@ -27,18 +29,17 @@ from generator.rules.cel import (
     MAX_COST,
     CelProblem,
     Expression,
-    Reads,
-    compared_literals,
     compile_expression,
     describe_error,
     first_macro,
     is_error,
     memo_key,
+    over_budget,
     reads,
-    to_cel,
     type_clash,
+    unknown_functions,
 )
-from generator.rules.celfast import Defer, Evaluator, compile_subset
+from generator.rules.celtree import Reads, compared_literals, estimate_cost
 
 MAX_NAMED = 8  # cards named in one finding; the rest are counted
 
@@ -226,14 +227,14 @@ def _trial(rule: DataRule, ctx: RuleContext) -> str | None:
         return None  # the kind's schema has a mistake (reported there): no sample to try
     kinds = [rule.kind] if rule.kind else sorted(ctx.samples)
     samples = [ctx.samples[k] for k in kinds if k in ctx.samples]
-    cards = to_cel([ctx.samples[k] for k in sorted(ctx.samples)])
+    cards = [ctx.samples[k] for k in sorted(ctx.samples)]
     for sample in samples or [{}]:
         activation: dict[str, Any] = {"cards": cards}
         if rule.level == "card":
-            activation.update({k: to_cel(v) for k, v in sample.items()})
-            activation["self"] = to_cel(sample)
+            activation.update(sample)
+            activation["self"] = sample
         elif rule.level == "deck":
-            activation["deck"] = to_cel([{"card": sample, "count": 1}])
+            activation["deck"] = [{"card": sample, "count": 1}]
         value = rule.expression.evaluate(activation)
         if is_error(value):
             text = describe_error(value)
@@ -241,13 +242,18 @@ def _trial(rule: DataRule, ctx: RuleContext) -> str | None:
                 continue  # a field only some kinds have; the name check covers real typos
             return type_clash(rule.expression, activation) or text
         if not isinstance(value, bool):
-            return f"the check gives {type(value).__name__.replace('Type', '').lower()} " \
-                   f"({value}), not true or false"
+            return f"the check gives {_kind_of(value)} ({value}), not true or false"
         # `a || b` is true when b is, even if a is an error: look at each operation too
         clash = type_clash(rule.expression, activation)
         if clash is not None:
             return clash
     return None
+
+
+def _kind_of(value: object) -> str:
+    """CEL's name for the type of a plain value."""
+    return {"int": "int", "float": "double", "str": "string", "list": "list", "dict": "map",
+            "NoneType": "null"}.get(type(value).__name__, type(value).__name__)
 
 
 def compile_rules(entries: Sequence[Mapping[str, Any]], path: tuple[str, ...],
@@ -281,21 +287,20 @@ def compile_rules(entries: Sequence[Mapping[str, Any]], path: tuple[str, ...],
             continue
         facts = reads(expression)
         rule = DataRule(**{**_fields_of(rule), "expression": expression, "reads": facts})
-        unknown = _unknown_names(rule, facts, ctx)
+        unknown = _unknown_names(rule, facts, ctx) + unknown_functions(expression)
         if unknown:
             findings.append(error("rule-unknown-field", f"rule '{rule.code}': "
                                   f"{'; '.join(unknown)}", rule.check_location))
             continue
-        impossible = impossible_values(compared_literals(expression),
+        impossible = impossible_values(compared_literals(expression.tree),
                                        _reach(rule, facts, ctx), ctx.fields, "this rule checks")
         if impossible:
             findings.append(error("rule-unknown-value", f"rule '{rule.code}': "
                                   f"{'; '.join(impossible)}", rule.check_location))
             continue
-        if facts.depth > 3:
-            findings.append(error("rule-too-costly", f"rule '{rule.code}': comprehensions "
-                                  f"nested {facts.depth} deep over the cards; at most 3",
-                                  rule.check_location))
+        costly = _too_costly(rule, {"cards": 1, "deck": 1})
+        if costly is not None:  # over the limit whatever the cards: refused now
+            findings.append(costly)
             continue
         wrong = _trial(rule, ctx)
         if wrong is not None:
@@ -313,36 +318,45 @@ def _fields_of(rule: DataRule) -> dict[str, Any]:
 # --- evaluating --------------------------------------------------------------------------------
 
 class CelCards:
-    """CEL values of the cards, converted once per validation run."""
+    """The cards as CEL reads them (plain values, each made once per validation run)."""
 
     def __init__(self, cards: Iterable[DataCard]) -> None:
         self.cards = list(cards)
         self._values: dict[int, Any] = {}
-        self._lists: dict[str | None, Any] = {}
+        self._lists: dict[str | None, list[Any]] = {}
 
     def value(self, card: DataCard) -> Any:
+        """The card's fields as a dict (CEL takes no read-only mapping); values inside are
+        YAML's and the tables' own, converted only if CEL refuses one (Expression.evaluate)."""
         key = id(card)
         if key not in self._values:
-            self._values[key] = to_cel(dict(card.fields))
+            self._values[key] = dict(card.fields)
         return self._values[key]
 
-    def listing(self, kind: str | None = None) -> Any:
+    def listing(self, kind: str | None = None) -> list[Any]:
         if kind not in self._lists:
-            from celpy import celtypes
-
-            self._lists[kind] = celtypes.ListType(
-                [self.value(c) for c in self.cards if kind is None or c.kind == kind])
+            self._lists[kind] = [self.value(c) for c in self.cards
+                                 if kind is None or c.kind == kind]
         return self._lists[kind]
 
 
-def _too_costly(rule: DataRule, size: int) -> Finding | None:
-    assert rule.reads is not None
-    if rule.reads.depth and size ** rule.reads.depth > MAX_COST:
-        return error("rule-too-costly", f"rule '{rule.code}': comprehensions nested "
-                     f"{rule.reads.depth} deep over {size} cards would take "
-                     f"{size ** rule.reads.depth:,} steps; the limit is {MAX_COST:,}",
-                     rule.check_location)
-    return None
+def _too_costly(rule: DataRule, sizes: Mapping[str, int], runs: int = 1) -> Finding | None:
+    """rule-too-costly when the estimate of ``runs`` evaluations over lists of ``sizes`` is
+    over MAX_COST (each evaluation also hands CEL every list it reads)."""
+    assert rule.expression is not None and rule.reads is not None
+    each = estimate_cost(rule.expression.tree, sizes)
+    each += sum(size for name, size in sizes.items() if name in rule.reads.names)
+    total = each * runs
+    if total <= MAX_COST:
+        return None
+    over = ", ".join(f"{size:,} {'cards' if name == 'cards' else 'deck entries'}"
+                     for name, size in sizes.items() if name in rule.reads.names and size > 1)
+    times = f" on each of {runs:,} cards" if runs > 1 else ""
+    scale = f" over {over}" if over else ""
+    return error("rule-too-costly", f"rule '{rule.code}' would take about {total:,} steps"
+                 f"{scale}{times}; the limit is {MAX_COST:,} (comprehensions multiply: each "
+                 "one runs its body once per element of what it ranges over)",
+                 rule.check_location)
 
 
 def _named(ids: Sequence[str]) -> str:
@@ -355,7 +369,8 @@ def _eval_failure(rule: DataRule, failures: list[tuple[str, Any]]) -> Finding:
     card, value = failures[0]
     others = f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""
     on = f" on card '{card}'{others}" if card else ""
-    return error("rule-error", f"rule '{rule.code}' cannot be checked{on}: "
+    code = "rule-too-costly" if over_budget(value) else "rule-error"
+    return error(code, f"rule '{rule.code}' cannot be checked{on}: "
                  f"{describe_error(value)}", rule.check_location)
 
 
@@ -369,45 +384,30 @@ def _card_location(rule: DataRule, card: DataCard) -> Location:
     return card.source.location
 
 
-def _decided(fast: Evaluator, card: DataCard, bare: Sequence[str]) -> Any:
-    """The subset's answer for one card, or None when cel-python must give it."""
-    fields = card.fields
-    values: dict[str, Any] = {name: fields[name] for name in bare if name in fields}
-    values["self"] = fields
-    try:
-        return fast(values)
-    except Defer:
-        return None
-
-
 def check_card_rule(rule: DataRule, cards: CelCards) -> list[Finding]:
     assert rule.expression is not None and rule.reads is not None
     facts = rule.reads
     targets = [c for c in cards.cards if rule.kind is None or c.kind == rule.kind]
-    costly = _too_costly(rule, len(cards.cards))
-    if costly is not None:
-        return [costly]
     bare = sorted(facts.names - {"self", "cards"})
     self_fields = {name for variable, name in facts.fields if variable == "self"}
     memo_names = None if "self" in facts.whole else sorted(self_fields | set(bare))
+    keys = [memo_key(card.fields, memo_names) if memo_names is not None else None
+            for card in targets]
+    runs = len(set(keys)) if memo_names is not None else len(targets)
+    costly = _too_costly(rule, {"cards": len(cards.cards)}, runs)
+    if costly is not None:
+        return [costly]
     reads_cards = "cards" in facts.names
-    # the everyday subset runs over the plain card data; cel-python takes what it defers
-    fast = None if reads_cards else compile_subset(rule.check)
     memo: dict[tuple, Any] = {}
     findings: list[Finding] = []
     failures: list[tuple[str, Any]] = []
-    for card in targets:
-        key = memo_key(card.fields, memo_names) if memo_names is not None else None
+    for card, key in zip(targets, keys, strict=True):
         if key is not None and key in memo:
             value = memo[key]
-        elif fast is not None and (value := _decided(fast, card, bare)) is not None:
-            if key is not None:
-                memo[key] = value
         else:
-            activation: dict[str, Any] = {"self": cards.value(card)}
-            for name in bare:
-                if name in card.fields:
-                    activation[name] = to_cel(card.fields[name])
+            fields = cards.value(card)
+            activation: dict[str, Any] = {name: fields[name] for name in bare if name in fields}
+            activation["self"] = fields
             if reads_cards:
                 activation["cards"] = cards.listing()
             value = rule.expression.evaluate(activation)
@@ -433,76 +433,31 @@ def involved(rule: DataRule, over: str, items: Sequence[tuple[str, Any]],
     if macro is None:
         return []
     method, variable, predicate = macro
-    try:
-        compiled = compile_expression(predicate)
-    except CelProblem:
-        return []
+    needed = {k: v for k, v in bindings.items() if k in reads(predicate).names}
     names: list[str] = []
     for name, value in items:
-        result = compiled.evaluate({**bindings, variable: value})
-        if not isinstance(result, bool):
-            continue
-        if result is (method != "all"):
+        result = predicate.evaluate({**needed, variable: value})
+        if isinstance(result, bool) and result is (method != "all"):
             names.append(name)
     return names
 
 
 def check_set_rule(rule: DataRule, cards: CelCards) -> list[Finding]:
     assert rule.expression is not None
-    targets = [c for c in cards.cards if rule.kind is None or c.kind == rule.kind]
-    costly = _too_costly(rule, len(targets))
+    listing = cards.listing(rule.kind)
+    costly = _too_costly(rule, {"cards": len(listing)})
     if costly is not None:
         return [costly]
-    # the subset decides over the cards' plain fields (microseconds a card); only what it
-    # leaves to cel-python pays for converting every card to CEL values (see celfast)
-    plain = [card.fields for card in targets]
-    value = _subset_answer(rule.check, {"cards": plain})
-    if value is None:
-        value = rule.expression.evaluate({"cards": cards.listing(rule.kind)})
+    value = rule.expression.evaluate({"cards": listing})
     if value is True:
         return []
     if is_error(value) or not isinstance(value, bool):
         return [_eval_failure(rule, [("", value)])]
-    ids = _involved_cards(rule, cards, targets, plain)
+    targets = [c for c in cards.cards if rule.kind is None or c.kind == rule.kind]
+    ids = involved(rule, "cards", [(c.id, cards.value(c)) for c in targets],
+                   {"cards": listing})
     text = f"{rule.text()}; {_named(ids)}" if ids else rule.text()
     return [rule.finding(text, rule.location)]
-
-
-def _subset_answer(text: str, values: Mapping[str, Any]) -> Any:
-    """The CEL subset's value of ``text`` (None: cel-python must give it)."""
-    fast = compile_subset(text)
-    if fast is None:
-        return None
-    try:
-        return fast(values)
-    except Defer:
-        return None
-
-
-def _involved_cards(rule: DataRule, cards: CelCards, targets: list[DataCard],
-                    plain: list[Mapping[str, Any]]) -> list[str]:
-    """:func:`involved` for a set rule: its predicate answered by the subset over each card's
-    plain fields where it can, by cel-python (CEL values, converted then) where not."""
-    assert rule.expression is not None
-    macro = first_macro(rule.expression, ["cards"])
-    fast = compile_subset(macro[2]) if macro is not None else None
-    if macro is None or fast is None:
-        return involved(rule, "cards", [(c.id, cards.value(c)) for c in targets],
-                        {"cards": cards.listing(rule.kind)})
-    method, variable, predicate = macro
-    names: list[str] = []
-    for card, fields in zip(targets, plain, strict=True):
-        try:
-            result = fast({"cards": plain, variable: fields})
-        except Defer:  # this card's answer is cel-python's, over CEL values
-            try:
-                result = compile_expression(predicate).evaluate(
-                    {"cards": cards.listing(rule.kind), variable: cards.value(card)})
-            except CelProblem:
-                result = None
-        if isinstance(result, bool) and result is (method != "all"):
-            names.append(card.id)
-    return names
 
 
 def check_rules(rules: Sequence[DataRule], cards: Iterable[DataCard]) -> list[Finding]:

@@ -28,7 +28,15 @@ from generator.load.fonts import FONT_FILES
 from generator.load.packfiles import PackFolder
 from generator.load.yamldoc import YamlDocument
 from generator.model.template import PLAIN_NAME, Element, Template, TemplateError, parse_template
-from generator.rules.cel import CelProblem, Expression, compared_literals, compile_expression, reads
+from generator.rules.cel import (
+    MAX_COST,
+    CelProblem,
+    Expression,
+    compile_expression,
+    reads,
+    unknown_functions,
+)
+from generator.rules.celtree import compared_literals, estimate_cost
 from generator.schema.check import shown_value
 
 _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
@@ -146,15 +154,20 @@ def missing_icon(name: str, root: Path, icons: Iterable[str]) -> tuple[str, str]
 
 def _condition_problems(expression: Expression, scope: TemplateScope) -> list[str]:
     """A ``when:``/``unless:`` sees the card (``self``) and its fields by their bare names: a
-    name no kind drawn here has, or a value no card can have (``kind == 'legnd'``), would
-    silently hide or show the element on every card."""
+    name no kind drawn here has, a function CEL lacks, or a value no card can have
+    (``kind == 'legnd'``), would silently hide or show the element on every card."""
+    problems = unknown_functions(expression)
+    cost = estimate_cost(expression.tree, {})
+    if cost > MAX_COST:
+        problems.append(f"the condition would take about {cost:,} steps; the limit is "
+                        f"{MAX_COST:,}")
     if not scope.fields_known:
-        return []
+        return problems
     fields = scope.fields | set(IMPLIED_FIELDS)
     known = sorted(fields | {"self"})
     facts = reads(expression)
-    problems = [f"unknown name '{n}'{did_you_mean(n, known)}"
-                for n in sorted(facts.names - fields - {"self"})]
+    problems += [f"unknown name '{n}'{did_you_mean(n, known)}"
+                 for n in sorted(facts.names - fields - {"self"})]
     problems += [f"unknown field '{n}'{did_you_mean(n, sorted(fields))}"
                  for v, n in sorted(facts.fields) if v == "self" and n not in fields]
 
@@ -169,7 +182,7 @@ def _condition_problems(expression: Expression, scope: TemplateScope) -> list[st
             return None
         return frozenset().union(*[v for v in found if v is not None])
 
-    return problems + impossible_values(compared_literals(expression), values_of,
+    return problems + impossible_values(compared_literals(expression.tree), values_of,
                                         scope.game_kinds, "this template draws")
 
 

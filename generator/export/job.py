@@ -3,6 +3,9 @@
 The export lays the faces out as a build does, then writes ``OUT/<pack>/<locale>/<preset or
 to>/`` atomically (a failed export leaves the previous one untouched) with ``export.json``.
 
+``export.json`` lists every file the export writes under ``written`` (a TTS saved object and a
+DriveThruCards deck file too), and every printed card side under ``files``.
+
 Copies: every copy of a card is the same picture, and print services take a quantity per
 uploaded image, so by default each distinct face is one file and ``export.json`` lists it once
 per copy (``copy`` 1..N, the same ``path``): a script that uploads every entry uploads the
@@ -229,13 +232,29 @@ def export(pack: Path, expansions: tuple[Path, ...], locale: str | None, options
             else:
                 document.update(_write_cards(ready, cards, the_plan, options.per_copy,
                                              scratch, progress))
+            written = document["written"] = written_files(document)
             (scratch / "export.json").write_text(
                 json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"{target}: cannot write the export: {exc.strerror or exc}") from None
     result.out_dir = target
-    result.files = len({str(f["path"]) for f in document["files"]})  # type: ignore[union-attr]
+    result.files = len(written) - 1  # (export.json is not counted)
     return result
+
+
+def written_files(document: dict[str, object]) -> list[str]:
+    """Every file the export writes, export.json included, once each: the card sides' and
+    sheets' files, a TTS saved object, a DriveThruCards deck file. A script that syncs or
+    uploads the folder reads this list; ``files`` stays one entry per printed card side."""
+    entries = document["files"]
+    assert isinstance(entries, list)
+    paths = {str(entry["path"]) for entry in entries}
+    if document.get("tts_object"):
+        paths.add(str(document["tts_object"]))
+    deck = document.get("deck_pdf")
+    if isinstance(deck, dict):
+        paths.add(str(deck["path"]))
+    return sorted(paths | {"export.json"})
 
 
 def _write_cards(ready: Prepared, cards: list[Card], the_plan: Plan, per_copy: bool,

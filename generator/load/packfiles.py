@@ -32,6 +32,7 @@ from generator.core.limits import FILE_BYTES, MAX_PACK_ENTRIES
 from generator.core.location import Location, display_path
 from generator.load.parsecache import load_yaml_text
 from generator.load.yamldoc import LoadProblem, YamlDocument, decode_utf8
+from generator.runtime.readflags import READ_FLAGS
 
 #: suffixes of the files pnp reads from a pack; a broken entry with another suffix is not ours
 READ_SUFFIXES = frozenset({".yaml", ".yml", ".po", ".pot", ".csv", ".xlsx", ".png", ".jpg",
@@ -277,12 +278,13 @@ def _read_regular(path: Path, display: str, kind: str) -> tuple[bytes | None, li
 
 
 def read_named_file(path: Path, kind: str) -> tuple[bytes | None, Refusal | None]:
-    """Open without blocking (a FIFO must not hang us), check it is a regular file within the
-    size limit of its kind, and read at most that many bytes. Containment is the caller's
+    """Open without blocking (a FIFO must not hang us) and in binary mode everywhere
+    (:mod:`generator.runtime.readflags`), check it is a regular file within the size limit of its
+    kind, and read at most that many bytes. Containment is the caller's
     (:meth:`PackFolder.read_bytes`, :func:`named_file_refusal`)."""
     limit = FILE_BYTES[kind]
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, READ_FLAGS)
     except FileNotFoundError:
         if os.path.islink(path):
             return None, _dangling(path)

@@ -41,7 +41,7 @@ KEEPALIVE_S = 15.0
 #: a file's contents (templates, palettes, labels, glossaries) and is emptied before a rebuild
 _PURE_CACHES = frozenset({"generator.load.fonts", "generator.layout.textfit",
                           "generator.render.pdf", "generator.runtime.resources",
-                          "generator.rules.cel", "generator.rules.celfast"})
+                          "generator.rules.cel", "generator.rules.celtree"})
 #: folders that never hold pack sources: build output, version control, editors' scratch
 _IGNORED_DIRS = frozenset({"output", "schemas", "__pycache__", "node_modules"})
 _SCRATCH_SUFFIXES = ("~", ".swp", ".swx", ".tmp", ".bak", ".pyc")

@@ -1,38 +1,53 @@
-"""CEL (Common Expression Language) through cel-python: compile once, evaluate cheaply, never
-raise to the user.
+"""CEL (Common Expression Language), pnp's one engine: cel-expr-python, Google's C++ runtime.
 
 CEL is typed, side-effect free and always terminates, which is why a pack written by a stranger
-may carry its own rules. Three costs of cel-python are kept in check here:
+may carry its own rules. The library was chosen by measurement (docs/cel.md,
+bench/cel_engines.py): it agrees with cel-python on every evaluation pnp makes, evaluates one
+in about 11 microseconds (cel-python: about 250), imports in milliseconds, reports syntax errors
+and unknown names with their line and column, and stops any evaluation after 10,000
+iterations of its comprehensions (a fixed budget of the library).
 
-- building its LALR parser takes half a second; the parser is cached on disk in the user's cache
-  folder (lark's own cache) and rebuilt only when cel-python or lark change;
-- its activation looks each variable up through ``typing.cast(Union[...])``, which hashes large
-  typing unions on every access; :func:`_fast_lookup` does the same lookup without the cast;
-- converting Python data to CEL values with ``json_to_cel`` is slow; :func:`to_cel` does it for
-  the few types card data has.
+This module is the only one that imports it. It is used unpatched, through its public API:
+
+- an expression is compiled once (unchecked: names are looked up when evaluated, since a card
+  may lack an optional field) and evaluated over plain Python values;
+- errors are values (:class:`CelError`), never exceptions, and :func:`describe_error` says them
+  in one plain sentence;
+- ``sum(list)`` (also ``list.sum()``) adds numbers, so that a deck rule can count copies:
+  ``sum(deck.map(e, e.count))``; it is pnp's only function beyond CEL's standard ones;
+- the parsed tree (generator.rules.celtree) is read only when a check needs it.
 """
 
 from __future__ import annotations
 
-import os
 import re
-import sys
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
-from functools import cache
-from pathlib import Path
+from functools import cache, cached_property
 from typing import Any
 
-import msgspec
-from msgspec import Struct
+from generator.core.findings import did_you_mean
+from generator.rules.celtree import (
+    OPERATORS,
+    Node,
+    Reads,
+    parse_serialized,
+    serialized_subtree,
+    text_of,
+)
+from generator.rules.celtree import reads as tree_reads
 
 MAX_EXPRESSION_CHARS = 2000
-#: element visits one comprehension nest may cost (cards x cards x ... ); beyond it a rule is
-#: refused before it runs, so that no pack can make validation take minutes
+#: steps a rule may cost by the estimate on its tree (generator.rules.celtree.estimate_cost): a
+#: rule over it is refused before it runs (rule-too-costly), so that no pack makes validation
+#: take long or hold much memory
 MAX_COST = 2_000_000
-MACROS = frozenset({"all", "exists", "exists_one", "map", "filter"})
-TYPE_NAMES = frozenset({"int", "uint", "double", "bool", "string", "bytes", "list", "map",
-                        "null_type", "type", "dyn"})
+#: cel-expr-python's own budget: iterations of every comprehension in one evaluation together
+ITERATION_BUDGET = 10_000
+#: CEL's standard functions and macros, and pnp's sum: for "did you mean" only (the library
+#: itself decides which functions exist)
+KNOWN_FUNCTIONS = ("all", "bool", "bytes", "contains", "double", "dyn", "duration",
+                   "endsWith", "exists", "exists_one", "filter", "has", "int", "map", "matches",
+                   "size", "startsWith", "string", "sum", "timestamp", "type", "uint")
 
 
 class CelProblem(Exception):
@@ -44,149 +59,160 @@ class CelProblem(Exception):
         self.message = message
 
 
-def _cache_file(lark_version: str, cel_version: str) -> str | None:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = Path(base) / "pnp"
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return None
-    return str(folder / f"cel-parser-{cel_version}-{lark_version}.lark")
+class CelError:
+    """The error an evaluation gave (a value, as CEL's errors are)."""
+
+    __slots__ = ("message",)
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+    def __repr__(self) -> str:
+        return f"CelError({self.message!r})"
 
 
-def _fast_lookup(self, name: str):
-    """cel-python's ``Activation.__getattr__`` minus a ``typing.cast`` that cost 40 % of every
-    evaluation; same result for every name."""
-    try:
-        referent = self.identifiers.resolve_name(self.package, name)
-    except KeyError:
-        return self.functions[name]
-    if referent._value_set:
-        return referent.value
-    if referent.container:
-        return referent.container
-    if referent.annotation:
-        return referent.annotation
-    raise RuntimeError(f"corrupt activation for {name!r}")
+def _sum(values: Any) -> Any:
+    """CEL's ``sum``: the total of a list of ints, or of doubles (CEL mixes no numbers)."""
+    if not isinstance(values, list):
+        raise TypeError("sum() takes a list of numbers")
+    kinds = {type(v) for v in values}
+    if kinds - {int, float} or bool in kinds:
+        raise TypeError("sum() takes a list of numbers")
+    if len(kinds) > 1:
+        raise TypeError("sum() of ints and doubles together: CEL does not mix them "
+                        "(convert with double())")
+    total = sum(values)
+    if isinstance(total, int) and not -(2 ** 63) <= total < 2 ** 63:
+        raise OverflowError("sum() overflows a 64-bit int")
+    return total
 
 
-@cache
-def environment():
-    """The one CEL environment (compiled runner, cached parser)."""
-    import logging  # imported here, with celpy: most builds never build this environment
-
-    import celpy
-    import lark
-    from celpy import evaluation
-    from celpy.celparser import CELParser
-
-    evaluation.Activation.__getattr__ = _fast_lookup
-    evaluation.Activation.get = _fast_lookup
-    logger = logging.getLogger("celpy")  # it logs every failed evaluation as an error
-    logger.addHandler(logging.NullHandler())
-    logger.propagate = False
-    if CELParser.CEL_PARSER is None:
-        grammar = (Path(celpy.__file__).parent / "cel.lark").read_text(encoding="utf-8")
-        options = dict(parser="lalr", start="expr", g_regex_flags=re.M,
-                       lexer_callbacks={"IDENT": CELParser.ambiguous_literals},
-                       propagate_positions=True, maybe_placeholders=False, priority="invert",
-                       tree_class=celpy.CompiledRunner.tree_node_class)
-        from importlib.metadata import version
-
-        cache_path = _cache_file(lark.__version__, version("cel-python"))
-        try:
-            CELParser.CEL_PARSER = lark.Lark(grammar, cache=cache_path or False, **options)
-        except (OSError, EOFError, ValueError):  # an unreadable cache: build afresh
-            CELParser.CEL_PARSER = lark.Lark(grammar, **options)
-    return celpy.Environment(runner_class=celpy.CompiledRunner)
+def _functions(cel: Any) -> list[Any]:
+    """pnp's one function beyond CEL's own: ``sum(list)`` and ``list.sum()``."""
+    any_type = cel.Type.DYN
+    return [cel.FunctionDecl("sum", [
+        cel.Overload("pnp_sum_list", return_type=any_type,
+                     parameters=[cel.Type.List(any_type)], impl=_sum),
+        cel.Overload("pnp_list_sum", return_type=any_type,
+                     parameters=[cel.Type.List(any_type)], is_member=True, impl=_sum)])]
 
 
 @cache
-def _types() -> Any:
-    from celpy import celtypes
+def _runtime() -> tuple[Any, Any]:
+    """The library and its one environment (imported here, lazily on purpose: a pack without
+    CEL never loads it, and ``pnp --help`` never does)."""
+    from cel_expr_python import cel
 
-    return celtypes
-
-
-def to_cel(value: object) -> Any:
-    """Plain card data (YAML/CSV values) as CEL values.
-
-    The CEL types are built through their Python base types: cel-python's own constructors
-    accept any source (hex strings, timestamps, messages) and cost ~0.1 ms each, which was
-    most of a thousand-card validation; card data needs none of that."""
-    t = _types()
-    if isinstance(value, bool):
-        return t.BoolType(value)
-    if isinstance(value, int):
-        if -(2 ** 63) <= value < 2 ** 63:
-            return int.__new__(t.IntType, value)
-        return float.__new__(t.DoubleType, float(value))
-    if isinstance(value, float):
-        return float.__new__(t.DoubleType, value)
-    if isinstance(value, str):
-        return str.__new__(t.StringType, value)
-    if isinstance(value, Mapping):
-        result = t.MapType()
-        for key, item in value.items():
-            dict.__setitem__(result, str.__new__(t.StringType, str(key)), to_cel(item))
-        return result
-    if isinstance(value, list | tuple):
-        return t.ListType([to_cel(v) for v in value])
-    if value is None:
-        return None
-    return str.__new__(t.StringType, str(value))
+    return cel, cel.NewEnv(functions=_functions(cel))
 
 
-@dataclass(frozen=True, slots=True)
+@cache
+def _checker(names: frozenset[str]) -> Any:
+    """An environment declaring ``names`` (every one dynamic): its type checker names the
+    functions that do not exist."""
+    cel, _ = _runtime()
+    return cel.NewEnv(variables=dict.fromkeys(names, cel.Type.DYN), functions=_functions(cel))
+
+
+_LOCATION = re.compile(r"<input>:(\d+):(\d+): (.*)")
+#: the parser's (ANTLR's) wordings, said shortly: its "expecting {...}" lists every token
+_PARSER_WORDS = ((re.compile(r"mismatched input '<EOF>' expecting .*"),
+                  "the expression ends where more is expected"),
+                 (re.compile(r"(?:mismatched|extraneous) input ('.*?') expecting .*"),
+                  r"unexpected \1"),
+                 (re.compile(r"no viable alternative at input ('.*')"), r"cannot read \1"),
+                 (re.compile(r"token recognition error at: ('.*')"), r"unknown character \1"))
+
+
+def _first_error(exc: Exception) -> tuple[int | None, str]:
+    """(column, message) of the library's first error line: ``ERROR: <input>:1:14: ...``."""
+    for line in str(exc).splitlines():
+        found = _LOCATION.search(line)
+        if found:
+            text = found.group(3).strip()
+            text = re.sub(r"\s*\[INVALID_ARGUMENT\]$", "", text).removeprefix("Syntax error: ")
+            for pattern, words in _PARSER_WORDS:
+                text = pattern.sub(words, text)
+            return int(found.group(2)), text
+    return None, str(exc).splitlines()[0] if str(exc) else "invalid expression"
+
+
 class Expression:
-    """A compiled CEL expression and what it reads."""
+    """A compiled CEL expression; its tree is read when a check first asks for it."""
 
-    text: str
-    program: Any
-    tree: Any = field(repr=False)
+    __slots__ = ("__dict__", "program", "text")
+
+    def __init__(self, text: str, program: Any) -> None:
+        self.text = text
+        self.program = program
+
+    def __repr__(self) -> str:
+        return f"Expression({self.text!r})"
+
+    @cached_property
+    def _parsed(self) -> tuple[Node, Any]:
+        return parse_serialized(self.program.serialize())
+
+    @property
+    def tree(self) -> Node:
+        return self._parsed[0]
+
+    def part(self, node: Node) -> Expression:
+        """The sub-expression at ``node``, compiled on its own (for explaining a finding)."""
+        _, env = _runtime()
+        program = env.deserialize(serialized_subtree(self._parsed[1], node))
+        return Expression(text_of(node), program)
 
     def evaluate(self, activation: Mapping[str, Any]) -> Any:
-        """The value (a CEL boolean as a Python bool), or a CELEvalError (never raised)."""
-        from celpy.celtypes import BoolType
-        from celpy.evaluation import CELEvalError
+        """The value over plain Python values (a dict per card, lists, numbers, strings), or a
+        :class:`CelError` (never raised). Values CEL does not take as they are (tuples,
+        read-only mappings, dates) are converted first (:func:`plain`)."""
+        value = self._run(activation)
+        if isinstance(value, CelError) and "Non-CEL value type" in value.message:
+            value = self._run({name: plain(item) for name, item in activation.items()})
+        return value
 
+    def _run(self, activation: Mapping[str, Any]) -> Any:
+        cel, _ = _runtime()
         try:
-            value = self.program.evaluate(dict(activation))
-        except CELEvalError as exc:
-            return exc
-        except (RecursionError, ArithmeticError, ValueError, TypeError, KeyError) as exc:
-            return CELEvalError(str(exc), type(exc), exc.args)
-        return bool(value) if isinstance(value, BoolType) else value
+            value = self.program.eval(data=activation)
+        except (RuntimeError, TypeError, ValueError, OverflowError) as exc:
+            return CelError(str(exc))
+        if value.type() == cel.Type.ERROR:
+            return CelError(str(value.value()))
+        return value.plain_value()
 
 
 def is_error(value: object) -> bool:
-    # no cel-python loaded, no CEL error: the subset evaluator alone ran
-    evaluation = sys.modules.get("celpy.evaluation")
-    return evaluation is not None and isinstance(value, evaluation.CELEvalError)
+    return isinstance(value, CelError)
+
+
+def over_budget(value: object) -> bool:
+    """Whether an evaluation was stopped by CEL's iteration budget."""
+    return isinstance(value, CelError) and "Iteration budget exceeded" in value.message
+
+
+_NO_VALUE = re.compile(r'No value with name "([^"]+)"|Key not found in map : "([^"]+)"')
 
 
 def describe_error(value: object) -> str:
     """A CEL evaluation error in one plain sentence."""
-    args = getattr(value, "args", ())
-    text = str(args[0]) if args else str(value)
-    inner = args[2] if len(args) > 2 and isinstance(args[2], tuple) and args[2] else None
-    if text == "evaluation error" and inner:
-        text = str(inner[0])
-    match = re.search(r"no such member in mapping: '([^']+)'|no such key: '?([^'\s]+)", text)
-    if match:
-        name = match.group(1) or match.group(2)
+    text = value.message if isinstance(value, CelError) else str(value)
+    text = re.sub(r"^[A-Z_]+: ", "", text).removesuffix(" [INTERNAL]")
+    found = _NO_VALUE.search(text)
+    if found:
+        name = found.group(1) or found.group(2)
         return f"no field '{name}' (guard an optional field with has(self.{name}))"
-    if "undeclared reference" in text or "NameError" in text:
-        found = re.search(r"'([A-Za-z_][A-Za-z0-9_]*)'", text)
-        name = found.group(1) if found else "?"
-        return f"no field '{name}' (guard an optional field with has(self.{name}))"
-    if "no such overload" in text or "TypeError" in text or "unsupported operand" in text:
+    if "Iteration budget exceeded" in text:
+        return (f"it runs more than {ITERATION_BUDGET:,} iterations of its comprehensions "
+                "(CEL's budget for one evaluation)")
+    if "No matching overload" in text:
         return f"values of the wrong type are combined ({text.splitlines()[0][:160]})"
     return text.splitlines()[0][:200] if text else "evaluation failed"
 
 
 def compile_expression(text: str) -> Expression:
-    """Parse and transpile ``text``; raises CelProblem for syntax errors and oversize input."""
+    """Compile ``text``; raises CelProblem for syntax errors and oversize input."""
     if len(text) > MAX_EXPRESSION_CHARS:
         raise CelProblem("rule-too-long", f"the expression is {len(text)} characters; the "
                          f"limit is {MAX_EXPRESSION_CHARS}")
@@ -195,355 +221,148 @@ def compile_expression(text: str) -> Expression:
 
 @cache
 def _compile_cached(text: str) -> Expression:
-    from celpy import CELParseError
-
-    env = environment()
+    _, env = _runtime()
     try:
-        tree = env.compile(text)
-        program = env.program(tree)
-        _fix_has(program)
-    except CELParseError as exc:
-        first = str(exc.args[0]).splitlines() if exc.args else []
-        detail = " ".join(line.strip() for line in first[:1]) or "invalid syntax"
-        column = getattr(exc, "column", None)
+        program = env.compile(text, disable_check=True)
+    except RuntimeError as exc:
+        column, detail = _first_error(exc)
+        reserved = re.fullmatch(r"reserved identifier: (\w+)", detail)
+        syntax_word = re.fullmatch(r"(?:unexpected|cannot read) '\.?(in|true|false|null)'",
+                                   detail)
+        if reserved:
+            detail += (f" (CEL reserves the word '{reserved.group(1)}': a field so named is "
+                       f"read as self.{reserved.group(1)})")
+        elif syntax_word:
+            word = syntax_word.group(1)
+            detail += (f" ('{word}' is a word of CEL's syntax: a field so named is read as "
+                       f"self['{word}'])")
         where = f" at character {column}" if column else ""
         raise CelProblem("rule-syntax", f"CEL syntax error{where}: {detail}") from None
-    except RecursionError:
-        raise CelProblem("rule-syntax", "the expression is nested too deeply") from None
-    except Exception as exc:  # the transpiler rejects some constructs after parsing
-        raise CelProblem("rule-syntax", f"CEL cannot compile this expression ({exc})") from None
-    return Expression(text, program, tree)
+    return Expression(text, program)
 
 
-_HAS = re.compile(r"(= lambda activation: )(not isinstance\(celpy\.evaluation\.result\("
-                  r"activation, \w+\), CELEvalError\))")
+def unknown_functions(expression: Expression) -> list[str]:
+    """Functions the expression calls that CEL does not have, each in a sentence with a
+    did-you-mean (``summ(...)``: "unknown function 'summ'; did you mean 'sum'?")."""
+    facts = reads(expression)
+    if not facts.functions:
+        return []
+    names = frozenset(facts.names | {v for v, _ in facts.fields} | set(facts.ranges))
+    try:
+        _checker(names).compile(expression.text)
+    except RuntimeError as exc:
+        found = re.findall(r"undeclared reference to '([^']+)'", str(exc))
+        return [f"unknown function '{name}'{did_you_mean(name, list(KNOWN_FUNCTIONS))}"
+                for name in dict.fromkeys(found) if name in facts.functions]
+    return []
 
 
-def _fix_has(program: Any) -> None:
-    """cel-python 0.5's transpiler makes ``has(x)`` a Python bool, which CEL's ``&&``, ``||``
-    and ``!`` refuse beside an error (``has(self.art) && self.art != ''`` then fails on a card
-    without art); wrapping it in CEL's own boolean restores the language's semantics."""
-    tp = getattr(program, "tp", None)
-    source = getattr(tp, "source_text", "")
-    fixed = _HAS.sub(r"\1celpy.celtypes.BoolType(\2)", source)
-    if fixed != source:
-        tp.source_text = fixed
-        tp.executable_code = compile(fixed, "<cel>", "exec")
+def reads(expression: Expression) -> Reads:
+    """What the expression reads (generator.rules.celtree.reads), remembered per expression."""
+    found = expression.__dict__.get("_reads")
+    if found is None:
+        found = expression.__dict__["_reads"] = tree_reads(expression.tree)
+    return found
 
 
-# --- what an expression reads: variables, fields, comprehension nesting -----------------------
-
-class Reads(Struct):
-    """Static facts about an expression, for checks and memoization."""
-
-    #: (variable, field) pairs: ``self.cost`` -> ("self", "cost"); bare ``cost`` -> ("", "cost")
-    fields: set[tuple[str, str]] = msgspec.field(default_factory=set)
-    #: variables read as a whole (``self`` passed on, indexed, ...), not just one field of
-    whole: set[str] = msgspec.field(default_factory=set)
-    #: free identifiers (neither macro variables nor type names)
-    names: set[str] = msgspec.field(default_factory=set)
-    #: comprehension variable -> the identifier it ranges over when that is a plain name
-    ranges: dict[str, str] = msgspec.field(default_factory=dict)
-    #: deepest nest of comprehensions over a list variable (``cards``, ``deck``)
-    depth: int = 0
-
-
-def _token(tree: Any) -> str | None:
-    """The identifier of a ``primary -> ident`` chain, if the tree is one."""
-    from lark import Token, Tree
-
-    node = tree
-    while isinstance(node, Tree) and node.data in {"member", "primary", "expr",
-                                                    "conditionalor", "conditionaland",
-                                                    "relation", "addition", "multiplication",
-                                                    "unary"} and len(node.children) == 1:
-        node = node.children[0]
-    if isinstance(node, Tree) and node.data == "ident" and node.children:
-        child = node.children[0]
-        return str(child) if isinstance(child, Token) else None
-    return None
-
-
-def reads(expression: Expression, lists: Iterable[str] = ("cards", "deck")) -> Reads:
-    """Walk the parse tree once: which variables and fields it reads, how deep it nests."""
-    from lark import Token, Tree
-
-    result = Reads()
-    list_names = set(lists)
-
-    def walk(node: Any, bound: frozenset[str], depth: int) -> None:
-        if not isinstance(node, Tree):
-            return
-        if node.data == "member_dot":
-            target, name = node.children[0], node.children[1]
-            variable = _token(target)
-            if variable is not None:
-                result.fields.add((variable, str(name)))
-                if variable not in bound and variable not in TYPE_NAMES:
-                    result.names.add(variable)
-                return
-            walk(target, bound, depth)
-            return
-        if node.data == "member_dot_arg" and len(node.children) >= 2:
-            target, method = node.children[0], str(node.children[1])
-            args = node.children[2].children if len(node.children) > 2 else []
-            if method in MACROS and len(args) >= 2:
-                variable = _token(args[0])
-                over = _token(target)
-                walk(target, bound, depth)
-                inner_depth = depth + 1 if (over in list_names or over in result.ranges) \
-                    else depth
-                if variable:
-                    if over:
-                        result.ranges[variable] = over
-                    for arg in args[1:]:
-                        walk(arg, bound | {variable}, inner_depth)
-                    result.depth = max(result.depth, inner_depth)
-                return
-        if node.data == "ident_arg" and node.children and str(node.children[0]) == "has":
-            for arg in node.children[1:]:
-                walk(arg, bound, depth)
-            return
-        if node.data == "ident" and node.children and isinstance(node.children[0], Token):
-            name = str(node.children[0])
-            if name not in bound and name not in TYPE_NAMES:
-                result.names.add(name)
-                result.whole.add(name)
-            return
-        for child in node.children:
-            walk(child, bound, depth)
-
-    walk(expression.tree, frozenset(), 0)
-    # a bare field name read as a whole is a field read, not a whole-card read
-    return result
-
-
-def source_of(expression: Expression, node: Any) -> str:
-    """The text of a sub-tree of ``expression`` (parser positions are kept)."""
-    meta = getattr(node, "meta", None)
-    if meta is None or getattr(meta, "empty", True):
-        return ""
-    return expression.text[meta.start_pos:meta.end_pos]
-
-
-def first_macro(expression: Expression, over: Iterable[str]) -> tuple[str, str, str] | None:
+def first_macro(expression: Expression, over: Iterable[str]
+                ) -> tuple[str, str, Expression] | None:
     """The first comprehension over one of ``over`` (e.g. ``cards.filter(c, P)``), as
-    (macro, variable, predicate text), so a failed set rule can name the cards involved."""
-    from lark import Tree
-
+    (macro, variable, predicate), so a failed set rule can name the cards involved."""
     names = set(over)
-    for node in expression.tree.iter_subtrees_topdown():
-        if not (isinstance(node, Tree) and node.data == "member_dot_arg"
-                and len(node.children) > 2):
+    for node in expression.tree.walk():
+        if node.kind != "comprehension" or node.name not in {"all", "exists", "exists_one",
+                                                             "filter"}:
             continue
-        method = str(node.children[1])
-        args = node.children[2].children
-        if method in MACROS and len(args) == 2 and _token(node.children[0]) in names:
-            variable = _token(args[0])
-            predicate = source_of(expression, args[1])
-            if variable and predicate:
-                return method, variable, predicate
+        over_node, predicate, _ = node.children
+        if over_node is not None and over_node.kind == "ident" and over_node.name in names \
+                and predicate is not None:
+            return node.name, node.variable, expression.part(predicate)
     return None
 
 
 def memo_key(card: Mapping[str, object], names: Iterable[str]) -> tuple:
-    """A hashable key of the values ``names`` take on ``card`` (absent fields included)."""
-    return tuple((name, _frozen(card.get(name, _ABSENT))) for name in names)
+    """A hashable key of the values ``names`` take on ``card`` (absent fields included; the
+    names themselves are the caller's, the same for every card)."""
+    return tuple(_frozen(card.get(name, _ABSENT)) for name in names)
 
 
 _ABSENT = object()
+_SCALARS = frozenset({str, int, float, bool})
 
 
 def _frozen(value: object) -> object:
+    kind = type(value)
+    if kind in _SCALARS:
+        return kind, value  # 1, 1.0 and true are three values to CEL
     if isinstance(value, list | tuple):
         return tuple(_frozen(v) for v in value)
     if isinstance(value, Mapping):
         return tuple(sorted((str(k), _frozen(v)) for k, v in value.items()))
-    return (type(value).__name__, value) if value is not _ABSENT else value
+    return (kind.__name__, value) if value is not _ABSENT else value
+
+
+def plain(value: object) -> object:
+    """Card data as the values CEL takes: mappings as dicts, tuples as lists, and anything
+    else a YAML or table reader may give (a date) as its text."""
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    return str(value)
 
 
 @cache
 def plain_evaluator(text: str) -> Callable[[Mapping[str, Any]], Any]:
-    """``text`` evaluated over plain Python values (an activation of YAML/CSV data).
-
-    The everyday subset runs as compiled Python closures (generator.rules.celfast), so a pack whose
-    templates say ``badge == 'd6'`` never loads cel-python; anything else, and any evaluation
-    the subset would not decide exactly as CEL does, goes to cel-python with the values
-    converted. Raises CelProblem when cel-python cannot compile ``text``."""
-    from generator.rules.celfast import Defer, compile_subset
-
-    fast = compile_subset(text) if len(text) <= MAX_EXPRESSION_CHARS else None
-    if fast is None:
-        compile_expression(text)  # CelProblem now, not at the first evaluation
-
-    def by_cel_python(values: Mapping[str, Any]) -> Any:
-        return compile_expression(text).evaluate({k: to_cel(v) for k, v in values.items()})
-
-    if fast is None:
-        return by_cel_python
-
-    def evaluate(values: Mapping[str, Any]) -> Any:
-        try:
-            return fast(values)
-        except Defer:
-            return by_cel_python(values)
-
-    return evaluate
-
-
-def truthy_condition(expression: Expression) -> Callable[[Mapping[str, Any]], bool]:
-    """A template condition: true only when the expression gives true (errors: false)."""
-
-    def check(activation: Mapping[str, Any]) -> bool:
-        value = expression.evaluate(activation)
-        return bool(value) if not is_error(value) and isinstance(value, bool | int) else False
-
-    return check
+    """``text`` evaluated over plain Python values (an activation of YAML/CSV data). Raises
+    CelProblem when ``text`` cannot be compiled."""
+    return compile_expression(text).evaluate
 
 
 def plain_truthy(text: str) -> Callable[[Mapping[str, Any]], bool]:
     """A template condition over plain values: true only when ``text`` gives true (errors,
-    and a text cel-python cannot compile, are false: validation reports those)."""
+    and a text that cannot be compiled, are false: validation reports those)."""
     try:
         evaluate = plain_evaluator(text)
     except CelProblem:
         return lambda values: False
 
     def check(values: Mapping[str, Any]) -> bool:
-        value = evaluate(values)
-        return bool(value) if not is_error(value) and isinstance(value, bool | int) else False
+        return evaluate(values) is True
 
     return check
 
 
-# --- values an expression compares fields with ------------------------------------------------
-
-_PLAIN_STRING = re.compile(r"""(['"])([^'"\\\n]*)\1""")
-_COMPARISONS = frozenset({"relation_eq", "relation_ne", "relation_in"})
-
-
-def _unwrap(tree: Any) -> Any:
-    from lark import Tree
-
-    node = tree
-    while isinstance(node, Tree) and len(node.children) == 1 and node.data in {
-            "expr", "conditionalor", "conditionaland", "relation", "addition",
-            "multiplication", "unary", "member", "primary", "exprlist"}:
-        node = node.children[0]
-    return node
-
-
-def _string(tree: Any) -> str | None:
-    """The text of a plain string literal ('...' or "..." without escapes), else None."""
-    from lark import Token, Tree
-
-    node = _unwrap(tree)
-    if isinstance(node, Tree) and node.data == "literal" and node.children:
-        token = node.children[0]
-        if isinstance(token, Token) and token.type == "STRING_LIT":
-            match = _PLAIN_STRING.fullmatch(str(token))
-            return match.group(2) if match else None
-    return None
-
-
-def _strings(tree: Any) -> list[str] | None:
-    """The items of a list literal of plain strings (``['a', 'b']``), else None."""
-    from lark import Tree
-
-    node = _unwrap(tree)
-    if not (isinstance(node, Tree) and node.data == "list_lit"):
-        return None
-    items = node.children[0].children if node.children else []
-    values = [_string(item) for item in items]
-    return None if any(v is None for v in values) else [v for v in values if v is not None]
-
-
-def _field(tree: Any) -> tuple[str, str] | None:
-    """``x.f`` -> (x, f); ``e.card.f`` -> ("e.card", f); a bare ``f`` -> ("", f)."""
-    from lark import Tree
-
-    node = _unwrap(tree)
-    if isinstance(node, Tree) and node.data == "member_dot" and len(node.children) == 2:
-        target = _unwrap(node.children[0])
-        variable = _token(node.children[0])
-        if variable is None and isinstance(target, Tree) and target.data == "member_dot":
-            inner = _token(target.children[0])
-            variable = f"{inner}.{target.children[1]}" if inner is not None else None
-        return (variable, str(node.children[1])) if variable is not None else None
-    name = _token(tree)
-    return ("", name) if name is not None else None
-
-
-def compared_literals(expression: Expression) -> list[tuple[str, str, str]]:
-    """(variable, field, text) for each field compared with a string literal:
-    ``c.kind == 'legend'``, ``'fire' != school``, ``self.school in ['fire', 'frost']``, so that a
-    value no card can have (a misspelled kind) is caught before it silently never matches."""
-    from lark import Tree
-
-    found: list[tuple[str, str, str]] = []
-    for node in expression.tree.iter_subtrees():
-        if not (isinstance(node, Tree) and node.data == "relation" and len(node.children) == 2):
-            continue
-        operator = node.children[0]
-        if not (isinstance(operator, Tree) and operator.data in _COMPARISONS
-                and operator.children):
-            continue
-        left, right = operator.children[0], node.children[1]
-        if operator.data == "relation_in":
-            field_ref, texts = _field(left), _strings(right)
-        else:
-            field_ref, text = _field(left), _string(right)
-            if field_ref is None or text is None:
-                field_ref, text = _field(right), _string(left)
-            texts = [text] if text is not None else None
-        if field_ref is not None and texts:
-            found += [(field_ref[0], field_ref[1], t) for t in texts]
-    return found
-
-
 # --- which operation a type mistake is in ----------------------------------------------------
-
-_OPERATORS = {"addition_add": "+", "addition_sub": "-", "multiplication_mul": "*",
-              "multiplication_div": "/", "multiplication_mod": "%", "relation_lt": "<",
-              "relation_le": "<=", "relation_gt": ">", "relation_ge": ">=", "relation_eq": "==",
-              "relation_ne": "!=", "relation_in": "in"}
-
 
 def _type_name(value: object) -> str:
     if isinstance(value, bool):
         return "bool"
     if value is None:
         return "null"
-    return type(value).__name__.removesuffix("Type").lower()
+    return {"float": "double", "str": "string", "dict": "map"}.get(type(value).__name__,
+                                                                   type(value).__name__)
 
 
 def type_clash(expression: Expression, activation: Mapping[str, Any]) -> str | None:
     """The innermost operation whose operands evaluate but cannot be combined, in words
     (``self.cost + 'x'``: "self.cost is int and 'x' is string: '+' cannot combine them"),
-    since cel-python only says "no such overload"."""
-    from lark import Tree
-
-    for node in expression.tree.iter_subtrees():  # children before their parents
-        if node.data not in {"addition", "multiplication", "relation"} \
-                or len(node.children) != 2:
+    since CEL itself only says "no matching overload"."""
+    nodes = [n for n in expression.tree.walk() if n.kind == "call" and not n.member
+             and n.name in OPERATORS and len(n.children) == 2 and n.name != "_[_]"
+             and n.name not in ("_&&_", "_||_")]
+    for node in reversed(nodes):  # children before their parents
+        left, right = node.children
+        if left is None or right is None:
             continue
-        operation = node.children[0]
-        if not (isinstance(operation, Tree) and operation.data in _OPERATORS
-                and operation.children):
+        values = [expression.part(side).evaluate(activation) for side in (left, right)]
+        if any(is_error(v) for v in values):
             continue
-        texts = [source_of(expression, operation.children[0]),
-                 source_of(expression, node.children[1])]
-        whole = source_of(expression, node)
-        if not all(texts) or not whole:
+        if not is_error(expression.part(node).evaluate(activation)):
             continue
-        try:
-            values = [compile_expression(text).evaluate(activation) for text in texts]
-            combined = compile_expression(whole).evaluate(activation)
-        except CelProblem:
-            continue
-        if any(is_error(v) for v in values) or not is_error(combined):
-            continue
-        left, right = (_type_name(v) for v in values)
-        return (f"{texts[0]} is {left} and {texts[1]} is {right}: "
-                f"'{_OPERATORS[operation.data]}' cannot combine them")
+        first, second = (_type_name(v) for v in values)
+        return (f"{text_of(left)} is {first} and {text_of(right)} is {second}: "
+                f"'{OPERATORS[node.name][0]}' cannot combine them")
     return None

@@ -5,6 +5,11 @@ and this process collects its result after other work. Fork rather than a pool o
 interpreters: the child starts with everything this process has loaded (the card set, the
 game, fonts, templates), so nothing is pickled on the way in and only the child's (small)
 result comes back through a pipe.
+
+Where there is no fork (Windows), the same work runs in this one process and gives the same
+bytes. A forked child never outlives this process: every child, ours or multiprocessing's,
+watches a pipe whose only write end this process holds, and exits when it closes (this process
+ended, even by SIGKILL), so a killed build leaves no drawing process behind.
 """
 
 from __future__ import annotations
@@ -13,19 +18,82 @@ import contextlib
 import os
 import pickle
 import signal
+import threading
 from collections.abc import Callable
 from typing import Generic, NoReturn, TypeVar
 
 T = TypeVar("T")
 U = TypeVar("U")
 
+#: the exit status of a child whose parent is gone (nobody reads it: the child is init's then)
+ORPHANED = 70
+
+
+def usable_cores() -> int:
+    """The cores this process may run on: its affinity where the system tells it (Python 3.13's
+    ``os.process_cpu_count``, Linux's ``sched_getaffinity``), else every core."""
+    process_cpu_count = getattr(os, "process_cpu_count", None)
+    if process_cpu_count is not None:
+        return process_cpu_count() or 1
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
 
 def worker_count(jobs: int) -> int:
     """Processes worth running for ``jobs`` independent jobs: one per usable core, at most one
-    per job. ``PNP_JOBS`` overrides it (1 does everything in this process)."""
+    per job; 1 where there is no fork (every worker of pnp is a forked process). ``PNP_JOBS``
+    overrides the cores (1 does everything in this process)."""
+    if not hasattr(os, "fork"):
+        return 1
     wanted = os.environ.get("PNP_JOBS", "")
-    cores = int(wanted) if wanted.isdigit() and int(wanted) > 0 else len(os.sched_getaffinity(0))
+    cores = int(wanted) if wanted.isdigit() and int(wanted) > 0 else usable_cores()
     return max(1, min(cores, jobs))
+
+
+#: (read end, write end) of the pipe this process's forked children watch; only this process
+#: writes to it (never: only its closing matters)
+_lifeline: tuple[int, int] | None = None
+#: the read end of the parent's lifeline that this process (a forked child) watches
+_watched: int | None = None
+
+
+def _new_lifeline() -> None:
+    global _lifeline
+    _lifeline = os.pipe()  # (not inherited by a program pnp runs: Python's pipes close on exec)
+
+
+def _after_fork_in_child() -> None:
+    """In every forked child: close the parent's write end of its lifeline (so that the
+    parent's is the only one left), exit as soon as the read end reports its end, and make a
+    lifeline of this process's own for the children it may fork."""
+    global _watched
+    if _watched is not None:  # the grandparent's, inherited from the parent: not ours to watch
+        os.close(_watched)
+    assert _lifeline is not None
+    reader, writer = _lifeline
+    os.close(writer)
+    _watched = reader
+    with contextlib.suppress(RuntimeError):  # no thread to be had: the child works unwatched
+        threading.Thread(target=_exit_when_closed, args=(reader,), name="pnp-parent-watch",
+                         daemon=True).start()
+    _new_lifeline()
+
+
+def _exit_when_closed(reader: int) -> None:
+    """Block until the parent's end of the lifeline closes, then end this process at once
+    (its work has no one to go to)."""
+    try:
+        while os.read(reader, 1):
+            pass
+    except OSError:
+        pass
+    os._exit(ORPHANED)
+
+
+if hasattr(os, "register_at_fork"):  # (made at import: a fork by multiprocessing is covered too)
+    _new_lifeline()
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 class WorkerFailed(RuntimeError):

@@ -26,13 +26,13 @@ NOWHERE = "tests/no-such-pack"
 
 #: every command and each of its options (besides -h/--help), as users depend on them
 OPTIONS = {
-    ("validate",): "--with --locale --strict --deck --format -v --verbose",
+    ("validate",): "--with --locale --strict --deck --format --sarif-root -v --verbose",
     ("build",): "--with --locale --paper --duplex --back-offset --out --bleed --margin --gutter "
                 "--deck --cut-lines --no-cut-lines --ink-saver --strict --allow-overflow "
                 "-q --quiet --force",
     ("export",): "--with --locale --to --preset --dpi --bleed --kind --per-copy --base-url --out "
                  "--ink-saver --strict -q --quiet",
-    ("preflight",): "--with --locale --safe --bleed --format",
+    ("preflight",): "--with --locale --safe --bleed --format --sarif-root",
     ("calibrate",): "--paper --duplex --out",
     ("preview",): "--with --locale --out",
     ("watch",): "--with --locale --port",

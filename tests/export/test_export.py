@@ -280,3 +280,21 @@ def test_export_cli_reports_what_it_wrote(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "wrote" in result.stdout and "(18 files)" in result.stdout
     assert (tmp_path / "cwnb" / "en" / "png" / "export.json").is_file()
+
+
+@pytest.mark.parametrize("options", [
+    ExportOptions(to="png", dpi=30, kinds=("player_order",)),
+    ExportOptions(to="png", dpi=30, kinds=("player_order",), per_copy=True),
+    ExportOptions(preset="drivethrucards", kinds=("player_order",)),
+    ExportOptions(to="tts", dpi=30),
+], ids=["png", "png-per-copy", "drivethrucards", "tts"])
+def test_export_json_lists_every_file_the_export_writes(tmp_path, options):
+    """``written`` is exactly the folder's files (the TTS saved object and the deck PDF were
+    missing), and every card side's file is among them."""
+    made = export(CWNB, (), None, options, tmp_path)
+    document = doc(made.out_dir)
+    on_disk = sorted(p.relative_to(made.out_dir).as_posix()
+                     for p in made.out_dir.rglob("*") if p.is_file())
+    assert document["written"] == on_disk
+    assert {entry["path"] for entry in document["files"]} <= set(on_disk)
+    assert made.files == len(on_disk) - 1  # what `pnp export` reports: all but export.json

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -29,3 +31,42 @@ def test_a_rebuild_replaces_the_folder_whole(tmp_path):
             (scratch / f"{text}.pdf").write_text(text, encoding="utf-8")
     assert [p.name for p in target.iterdir()] == ["second.pdf"]
     assert [p.name for p in tmp_path.iterdir()] == ["out"]  # no scratch or old folder left
+
+
+@pytest.mark.parametrize("exchange", [True, False], ids=["exchange", "renames"])
+def test_concurrent_builds_swap_in_turn_and_leave_no_lock_files(tmp_path, monkeypatch,
+                                                                exchange):
+    """Two builds replacing one folder at once, by exchange (Linux) or by two renames (macOS,
+    Windows): every swap succeeds under the target's lock, and no lock file is left."""
+    import threading
+
+    if not exchange:
+        monkeypatch.setattr(outdir, "_renameat2", lambda: None)
+    rename = Path.rename
+
+    def slow_rename(self: Path, to: Path) -> Path:
+        """A rename, then a pause: the other build runs between two renames of one swap."""
+        moved = rename(self, to)
+        time.sleep(0.002)
+        return moved
+
+    monkeypatch.setattr(Path, "rename", slow_rename)
+    target = tmp_path / "out" / "a4"
+    failed: list[BaseException] = []
+
+    def build(n: int) -> None:
+        try:
+            for _ in range(25):
+                with outdir.atomic_folder(target) as scratch:
+                    (scratch / "n").write_text(str(n), encoding="utf-8")
+        except BaseException as exc:
+            failed.append(exc)
+
+    builders = [threading.Thread(target=build, args=(n,)) for n in (1, 2)]
+    for thread in builders:
+        thread.start()
+    for thread in builders:
+        thread.join()
+    assert not failed
+    assert (target / "n").read_text(encoding="utf-8") in {"1", "2"}
+    assert [p.name for p in target.parent.iterdir()] == ["a4"]
