@@ -86,6 +86,10 @@ class _TextKeys(yaml.CSafeLoader):
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
         self.flatten_mapping(node)
+        for key_node, _value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):  # (safe_load: an unhashable key)
+                raise yaml.constructor.ConstructorError(None, None, "a key that is no scalar",
+                                                        key_node.start_mark)
         return {str(key): value for key, value in self.construct_pairs(node, deep=deep)}
 
 
