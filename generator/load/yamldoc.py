@@ -20,10 +20,11 @@ PathKey = tuple[str | int, ...]
 Packed = tuple[list[PathKey], array]
 #: the array typecode of the packed line and column numbers (8-byte signed)
 NUMBERS = "q"
-#: where the loader found a value: for a scalar, a PyYAML mark (``line`` and ``column``
-#: counted from 0); for a sequence, ``(mark, [item positions])``; for a mapping,
-#: ``(mark, {key: (the key's mark, value position)})``
+#: where the loader found a value: for a scalar, its line and column counted from 0, as one
+#: number (``line << 32 | column``); for a sequence, ``(that number, [item positions])``; for
+#: a mapping, ``(that number, {key: (the key's number, value position)})``
 Position = object
+_COLUMN = (1 << 32) - 1
 
 _FILE = attrgetter("file")
 _LINE_AND_COLUMN = attrgetter("line", "column")
@@ -218,8 +219,8 @@ class _Positions:
                 if entry is None:
                     break
                 position = entry[1]
-        mark = position[0] if position.__class__ is tuple else position  # type: ignore[index]
-        return Location(file, mark.line + 1, mark.column + 1)  # type: ignore[attr-defined]
+        at = position[0] if position.__class__ is tuple else position  # type: ignore[index]
+        return Location(file, (at >> 32) + 1, (at & _COLUMN) + 1)  # type: ignore[operator]
 
     def key_at(self, file: str, path: PathKey) -> Location | None:
         if not path:
@@ -234,8 +235,8 @@ class _Positions:
         entry = position[1].get(path[-1])  # type: ignore[index]
         if entry is None:
             return None
-        mark = entry[0]
-        return Location(file, mark.line + 1, mark.column + 1)
+        at = entry[0]
+        return Location(file, (at >> 32) + 1, (at & _COLUMN) + 1)
 
     def locations(self, file: str) -> tuple[dict[PathKey, Location], dict[PathKey, Location]]:
         value_paths, value_numbers, key_paths, key_numbers = self._flattened()
@@ -257,19 +258,19 @@ class _Positions:
         def add(path: PathKey, position: Position) -> None:
             if position.__class__ is not tuple:
                 value_paths.append(path)
-                value_numbers.extend((position.line + 1, position.column + 1))  # type: ignore
+                value_numbers.extend(((position >> 32) + 1, (position & _COLUMN) + 1))  # type: ignore
                 return
-            mark, children = position  # type: ignore[misc]
+            at, children = position  # type: ignore[misc]
             value_paths.append(path)
-            value_numbers.extend((mark.line + 1, mark.column + 1))
+            value_numbers.extend(((at >> 32) + 1, (at & _COLUMN) + 1))
             if children.__class__ is list:
                 for index, child in enumerate(children):
                     add((*path, index), child)
                 return
-            for key, (key_mark, child) in children.items():
+            for key, (key_at, child) in children.items():
                 child_path = (*path, key)
                 key_paths.append(child_path)
-                key_numbers.extend((key_mark.line + 1, key_mark.column + 1))
+                key_numbers.extend(((key_at >> 32) + 1, (key_at & _COLUMN) + 1))
                 add(child_path, child)
 
         add((), self.root)  # (recursive as deep as the data nests: MAX_DEPTH at most)

@@ -5,6 +5,7 @@ never imports PyYAML."""
 from __future__ import annotations
 
 import ast
+import marshal
 import os
 import subprocess
 import sys
@@ -67,6 +68,21 @@ def test_every_repository_file_reads_back_from_the_cache_as_parsed(
             [(p, w.line, w.column) for p, w in document.keys.items()]
         assert {w.file for w in [*again.values.values(), *again.keys.values()]} <= \
             {"second.yaml"}
+
+
+def test_data_read_back_marshals_as_the_data_parsed(cache_dir: Path) -> None:
+    """The schema memo names a card by its marshal data (generator/schema/memo.py), and marshal
+    writes a string shared elsewhere (a single character, say) as a reference: the data read
+    back from the cache must marshal as the data parsed, or a warm build checks every card
+    again."""
+    for path in _repository_yaml():
+        text = path.read_text(encoding="utf-8")
+        parsed, findings = parsecache.load_yaml_text("a.yaml", text)
+        if findings:
+            continue
+        read_back, _ = parsecache.load_yaml_text("a.yaml", text)
+        assert read_back is not None and parsed is not None
+        assert marshal.dumps(read_back.data, 4) == marshal.dumps(parsed.data, 4), path
 
 
 def test_a_file_with_a_finding_is_parsed_and_reported_every_time(cache_dir: Path) -> None:
