@@ -332,9 +332,9 @@ class _Walker:
 
     Recursive over collections only, so its depth is the nesting's, which the walk holds to
     MAX_DEPTH (deeper nesting through aliases is a finding); scalars are read in their
-    collection's loop, the nodes of a card file being nine in ten scalars. Positions are the
-    nodes' own marks, in the shape of the data: no path and no Location is made for a value
-    nobody asks about (that was two thirds of the walk)."""
+    collection's loop, the nodes of a card file being nine in ten scalars. Positions are
+    numbers made from the nodes' marks, in the shape of the data: no path and no Location is
+    made for a value nobody asks about (that was two thirds of the walk)."""
 
     def __init__(self, file: str, text: str, loader: _Reading, root: Node) -> None:
         self.file = file
