@@ -753,13 +753,20 @@ def test_an_icon_that_is_no_svg_is_reported_not_drawn_as_nothing(rockpool):
     assert uses and all("'pearl.svg' is not a readable SVG" in message for *_, message in uses)
 
 
+def _font_line(pack: Path) -> int:
+    """The line of game.yaml that names Rockpool's font file."""
+    lines = (pack / "game.yaml").read_text(encoding="utf-8").split("\n")
+    return next(n for n, line in enumerate(lines, 1) if "fonts/Marcellus-Regular.ttf" in line
+                and not line.lstrip().startswith("#"))
+
+
 def test_a_font_linking_to_etc_passwd_is_refused_unread(rockpool):
     font = rockpool / "fonts" / "Marcellus-Regular.ttf"
     font.unlink()
     font.symlink_to("/etc/passwd")
     findings = _validate_json(rockpool)
     [(name, line, column, message)] = _at(findings, "bad-font")
-    assert (name, line, column) == ("game.yaml", 16, 10)
+    assert (name, line, column) == ("game.yaml", _font_line(rockpool), 10)
     assert "links outside the pack folder" in message
     assert [f[:3] for f in _at(findings, "path-escape")] == [("Marcellus-Regular.ttf", 0, 0)]
 
@@ -771,8 +778,10 @@ def test_a_named_pipe_as_font_or_template_says_what_it_is(rockpool):
         os.mkfifo(path)
     findings = _validate_json(rockpool)
     messages = {f["code"]: (Path(f["file"]).name, f["line"], f["message"]) for f in findings}
-    assert messages["bad-font"][:2] == ("game.yaml", 16)
-    assert messages["missing-template"][:2] == ("game.yaml", 72)
+    assert messages["bad-font"][:2] == ("game.yaml", _font_line(rockpool))
+    lines = (rockpool / "game.yaml").read_text(encoding="utf-8").split("\n")
+    assert messages["missing-template"][:2] == (
+        "game.yaml", next(n for n, line in enumerate(lines, 1) if line == "    front: goal"))
     for code in ("bad-font", "missing-template"):
         assert "is a named pipe, not a regular file" in messages[code][2]
 

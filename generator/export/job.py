@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
+
+from msgspec import Struct
 
 from generator.core.errors import UsageError
 from generator.core.findings import Finding
@@ -25,7 +26,13 @@ from generator.export.pictures import pixels, render_pages, save_png
 from generator.export.presets import INCH, MAX_PADDING_MM, PRESETS, Preset
 from generator.model.cards import Card, CardSize
 from generator.pipeline.prepare import Prepared, prepare
-from generator.render.cardpdf import CardFrame, CardPdf, card_pdf_bytes, plain_frame
+from generator.render.cardpdf import (
+    CardFrame,
+    CardPdf,
+    card_pdf_bytes,
+    plain_frame,
+    rounded_outline,
+)
 from generator.runtime.outdir import atomic_folder
 from generator.runtime.progress import Progress
 
@@ -38,8 +45,7 @@ DEFAULT_DPI = 300
 Tick = Callable[[], None]
 
 
-@dataclass(frozen=True, slots=True)
-class ExportOptions:
+class ExportOptions(Struct, frozen=True, gc=False):
     to: str | None = None
     preset: str | None = None
     dpi: int | None = None
@@ -51,15 +57,15 @@ class ExportOptions:
     strict: bool = False
 
 
-@dataclass(slots=True)
-class ExportResult:
+class ExportResult(Struct):
+    """What an export did; filled in as it goes (not frozen)."""
+
     out_dir: Path | None
-    findings: list[Finding] = field(default_factory=list)
+    findings: list[Finding] = []
     files: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Plan:
+class Plan(Struct, frozen=True):
     """What an export makes, settled from the options before anything is laid out."""
 
     to: str
@@ -133,8 +139,7 @@ def frames_for(ready: Prepared, cards: list[Card], the_plan: Plan) -> dict[CardS
     return frames
 
 
-@dataclass(frozen=True, slots=True)
-class FaceFile:
+class FaceFile(Struct, frozen=True):
     key: tuple[str, str]
     stem: str  # file name without extension
     frame: CardFrame
@@ -168,8 +173,10 @@ def write_pngs(ready: Prepared, files: list[FaceFile], dpi: int, folder: Path,
     layouts = ready.faces.layouts
     sizes = [(pixels(f.frame.page_w, dpi), pixels(f.frame.page_h, dpi)) for f in files]
     data = card_pdf_bytes(((layouts[f.key], f.frame) for f in files), "pnp export")
+    # a rounded card's corners are transparent in its picture (alpha), not white paper
+    clear = [rounded_outline(layouts[f.key], f.frame) is not None for f in files]
     result: dict[str, tuple[int, int]] = {}
-    for face_file, image in zip(files, render_pages(data, sizes), strict=True):
+    for face_file, image in zip(files, render_pages(data, sizes, clear), strict=True):
         save_png(image, folder / f"{face_file.stem}.png", dpi)
         result[face_file.stem] = image.size
         tick()

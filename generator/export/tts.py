@@ -19,9 +19,9 @@ import hashlib
 import json
 import math
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 
+from msgspec import Struct
 from PIL import Image
 
 from generator.export.pictures import INCH, pixels, render_pages, save_png
@@ -40,8 +40,7 @@ POKER_WIDTH_MM = 63.5
 FaceKey = tuple[str, str]
 
 
-@dataclass(frozen=True, slots=True)
-class Sheet:
+class Sheet(Struct, frozen=True):
     deck_id: int
     cards: tuple[Card, ...]
     columns: int
@@ -115,7 +114,9 @@ class TtsWriter:
     def pictures(self, keys: list[FaceKey], size: CardSize) -> dict[FaceKey, Image.Image]:
         """Every face in ``keys`` rendered at trim size (TTS cards are cut cards)."""
         layouts = self.ready.faces.layouts
-        frame = plain_frame(size.width_mm, size.height_mm, 0.0)
+        # Tabletop Simulator draws its cards with rounded corners of its own: a picture cut
+        # to the pack's would show white slivers at the corners of TTS's card
+        frame = plain_frame(size.width_mm, size.height_mm, 0.0, rounded=False)
         cell = (pixels(size.width_mm, self.dpi), pixels(size.height_mm, self.dpi))
         data = card_pdf_bytes(((layouts[key], frame) for key in keys), "pnp tts")
         self.progress.extend(len(keys))

@@ -9,26 +9,31 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
 
 import polib
+from msgspec import Struct
 
 from generator.core.location import Location
-from generator.i18n.localize import LABEL_CONTEXT, field_context, source_labels
+from generator.i18n.localize import (
+    DECK_CONTEXT,
+    LABEL_CONTEXT,
+    PACK_CONTEXT,
+    field_context,
+    source_labels,
+)
 from generator.i18n.pofiles import open_catalog_file, write_pack_catalog
 from generator.load.packfiles import PackFolder, load_user_yaml
 from generator.load.yamldoc import YamlDocument
 from generator.model.cards import Pack
-from generator.model.template import data_template_folder, template_folder
+from generator.model.template import data_template_folder, enum_labels, template_folder
 
 POT_NAME = "messages.pot"
 
 
-@dataclass(frozen=True, slots=True)
-class Message:
+class Message(Struct, frozen=True, gc=False):
     context: str
     source: str
     where: str  # "file:line" of the text, or the template that prints it
@@ -78,9 +83,14 @@ def _shown(game: str) -> str:
 def label_messages(game: str) -> list[Message]:
     messages: dict[str, Message] = {}
     labels_file = f"{_shown(game)}/labels.yaml"
+    enums = enum_labels(game)
     for key, text in source_labels(game).items():
         note = f"label key {key}" if key != text else ""
-        messages.setdefault(text, Message(LABEL_CONTEXT, text, labels_file, note))
+        written = labels_file
+        if key in enums:  # an enum value's printed text, written in game.yaml's x-labels
+            where = enums[key][1]
+            written = f"{Path(where.file).name}:{where.line}"
+        messages.setdefault(text, Message(LABEL_CONTEXT, text, written, note))
     labels = source_labels(game)
     for key, template in template_labels(game):
         text = labels.get(key, key)  # a template may name a key of labels.yaml or the text itself
@@ -92,7 +102,7 @@ def label_messages(game: str) -> list[Message]:
 def label_locations(game: str) -> Mapping[str, Location]:
     """Label text -> where it is written (its key in ``labels.yaml``, else the template element
     that names it), so that a finding about a label's translation has a line to point at."""
-    found: dict[str, Location] = {}
+    found: dict[str, Location] = {text: where for text, where in enum_labels(game).values()}
     labels = source_labels(game)
     documents = sorted(template_documents(game), key=lambda item: item[0] != "labels.yaml")
     for name, doc in documents:
@@ -122,8 +132,27 @@ def card_messages(pack: Pack) -> list[Message]:
     return messages
 
 
+def name_messages(pack: Pack) -> list[Message]:
+    """The pack's name and its decks' names (``decks/*.yaml``), which a tuck box prints."""
+    where = pack.manifest.where("name")
+    messages = [Message(PACK_CONTEXT, pack.manifest.name,
+                        f"{Path(where.file).name}:{where.line}", "pack name")]
+    folder = PackFolder(pack.root)
+    for file in folder.files().files:
+        parts = file.relative.parts
+        if len(parts) != 2 or parts[0] != "decks" or file.suffix not in (".yaml", ".yml"):
+            continue
+        doc, _ = folder.load_yaml(file, "deck")
+        name = doc.data.get("name") if doc is not None and isinstance(doc.data, dict) else None
+        if isinstance(name, str) and name.strip():
+            line = doc.where(("name",)).line  # type: ignore[union-attr]
+            messages.append(Message(DECK_CONTEXT, name, f"decks/{parts[1]}:{line}",
+                                    "deck name"))
+    return messages
+
+
 def pack_messages(pack: Pack, include_labels: bool) -> list[Message]:
-    messages = card_messages(pack)
+    messages = name_messages(pack) + card_messages(pack)
     if include_labels:
         messages += label_messages(pack.manifest.game)
     return messages
@@ -310,8 +339,7 @@ def update(pack: Pack, messages: list[Message], locales: Iterable[str] | None = 
     return written
 
 
-@dataclass(frozen=True, slots=True)
-class LocaleStatus:
+class LocaleStatus(Struct, frozen=True):
     locale: str
     total: int
     translated: int

@@ -8,17 +8,22 @@ recorded, so that validate and build can report it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from msgspec import Struct
+
 from generator.core.findings import Finding
+from generator.core.records import PartlyCompared
 from generator.load.parsecache import safe_load
 from generator.model.cards import Card
-from generator.model.template import data_template_folder
+from generator.model.template import data_template_folder, enum_labels
 from generator.runtime.resources import builtin_template_file
 
 LABEL_CONTEXT = "label"
+#: the msgctxt of a pack's name and of a deck's name (printed on a tuck box)
+PACK_CONTEXT = "pack"
+DECK_CONTEXT = "deck"
 
 
 def field_context(card_id: str, field_name: str) -> str:
@@ -28,10 +33,14 @@ def field_context(card_id: str, field_name: str) -> str:
 
 def source_labels(game: str) -> Mapping[str, str]:
     """Label key -> source-language text (``labels.yaml`` of the game's template folder; a
-    game defined in data may have none: its labels are the templates' own words)."""
+    game defined in data may have none: its labels are the templates' own words, and the
+    ``x-labels`` of its enum fields)."""
     folder = data_template_folder(game)
     if folder is not None:
-        return _pack_labels(folder)
+        enums = enum_labels(game)  # the printed texts of enum values (x-labels)
+        if not enums:
+            return _pack_labels(folder)
+        return {**{key: text for key, (text, _) in enums.items()}, **_pack_labels(folder)}
     return _labels_in(builtin_template_file(game, "labels.yaml"))
 
 
@@ -57,19 +66,23 @@ def _pack_labels(folder: Path) -> Mapping[str, str]:
     return {str(k): v for k, v in doc.data.items() if isinstance(v, str)}
 
 
-@dataclass(slots=True)
-class Localizer:
-    """Texts for one locale; ``catalog`` maps (msgctxt, msgid) -> translation."""
+class Localizer(PartlyCompared, Struct):
+    """Texts for one locale; ``catalog`` maps (msgctxt, msgid) -> translation. Filled in place
+    as it is used (the messages found missing, the labels looked up once), so not frozen and
+    not hashable; the labels, a lookup, are left out of its equality."""
 
     game: str
     locale: str
     source_locale: str
-    catalog: Mapping[tuple[str, str], str] = field(default_factory=dict)
-    missing: set[tuple[str, str]] = field(default_factory=set)
+    catalog: Mapping[tuple[str, str], str] = {}
+    missing: set[tuple[str, str]] = set()
     #: what reading the catalogs found (a broken or refused PO file), reported by the checks
-    problems: list[Finding] = field(default_factory=list)
+    problems: list[Finding] = []
     #: the game's source labels, looked up once (a face asks for dozens)
-    labels: Mapping[str, str] | None = field(default=None, repr=False, compare=False)
+    labels: Mapping[str, str] | None = None
+
+    _UNCOMPARED = frozenset({"labels"})
+    __hash__ = None  # type: ignore[assignment]
 
     @property
     def is_source(self) -> bool:
@@ -89,6 +102,11 @@ class Localizer:
         if not isinstance(source, str):
             return "" if source is None else str(source)
         return self._lookup(field_context(card.id, card.yaml_key(field_name)), source)
+
+    def text(self, context: str, source: str) -> str:
+        """A message other than a card field or label (a pack's or a deck's name) in this
+        locale; the source text, recorded as missing, when the catalog has none."""
+        return self._lookup(context, source)
 
     def label(self, key: str) -> str:
         if self.labels is None:

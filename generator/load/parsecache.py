@@ -11,10 +11,10 @@ imports PyYAML (measured with the one loader: a warm ``pnp validate cards/cwnb``
 less CPU with it, a warm build 7 %). The cache is no second reader: it keeps the loader's
 result and gives it back, locations made only where they are asked for.
 
-An entry is named by a hash of the text and of what decides how it is read: pnp's version, the
-size and time of its YAML modules (a checkout being edited keeps its version number) and
-PyYAML's. A file with a finding is never kept: it is read, and reported, every time. Values
-marshal cannot hold (a YAML date) are not kept either, nor files over
+An entry is named by a hash of the text and of the cache layer's one key
+(:func:`generator.cache.usercache.key_digest`: Python, pnp's own files, every installed
+library, PyYAML among them). A file with a finding is never kept: it is read, and reported,
+every time. Values marshal cannot hold (a YAML date) are not kept either, nor files over
 :data:`MAX_CACHED_CHARS` (a card file of thousands of cards: storing it would cost its first
 reading a tenth more). ``PNP_CACHE_DIR=`` (empty) turns the cache off.
 """
@@ -24,19 +24,11 @@ from __future__ import annotations
 import hashlib
 import marshal
 from array import array
-from functools import cache
 from pathlib import Path
 
-from generator.cache.usercache import (
-    library_stamps,
-    read_entry,
-    stamps,
-    user_cache_folder,
-    write_entry,
-)
+from generator.cache.usercache import key_digest, read_entry, user_cache_folder, write_entry
 from generator.core.findings import Finding
 from generator.load.yamldoc import NUMBERS, LoadProblem, YamlDocument, unpacked_document
-from generator.runtime.resources import module_file
 
 PARSED_FOLDER = "parsed"
 #: longer texts are parsed every time: packing the positions of a 2 MB card file costs about
@@ -119,14 +111,7 @@ def _paths(paths: object, numbers: array[int]) -> bool:
         and all(isinstance(path, tuple) for path in paths)
 
 
-@cache
 def _versions() -> bytes:
-    """pnp's version, the size and time of the modules that decide how YAML is read, and
-    PyYAML's (found, not imported: a warm run never imports it)."""
-    from generator import __version__
-
-    parts = [f"pnp {__version__}", *library_stamps("yaml")]
-    parts += stamps([module_file(f"generator.{name}") for name in (
-        "load.yamlsource", "load.yamldoc", "core.limits", "load.parsecache")])
-    return "\n".join(parts).encode()
-
+    """The cache layer's one key recipe (generator.cache.usercache.key_recipe, by its digest):
+    Python, pnp's files and every installed library, PyYAML among them."""
+    return key_digest()

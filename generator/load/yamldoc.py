@@ -33,11 +33,12 @@ _LINE_AND_COLUMN = attrgetter("line", "column")
 class YamlDocument:
     """A loaded YAML file: plain data plus where each part of it was written.
 
-    The index of where things are is kept in the form it came in, and a Location is made for
-    a path when it is asked for: a pipeline asks where a few parts are (each card, a value with
-    a finding), and making one for each of a large file's hundreds of thousands of values cost
-    more than reading them. :attr:`values` and :attr:`keys` make them all, for the few callers
-    that go through every location (or that write them: a table read as a document)."""
+    Not a record (generator/core's rule for records): a document keeps its index of where
+    things are in the form it came in, and a Location is made for a path when it is asked for:
+    a pipeline asks where a few parts are (each card, a value with a finding), and making one
+    for each of a large file's hundreds of thousands of values cost more than reading them.
+    :attr:`values` and :attr:`keys` make them all, for the few callers that go through every
+    location (or that write them: a table read as a document)."""
 
     __slots__ = ("_index", "data", "file")
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from msgspec import Struct, field
 
 from generator.core.findings import Finding
+from generator.core.location import Location
 from generator.model.cards import Card, CardSet, CardSize, SourceRef
 
 if TYPE_CHECKING:  # a deck is checked by ``pnp build --deck`` and ``pnp deck`` only
@@ -38,6 +39,10 @@ class CardKind(Struct, frozen=True):
     size: CardSize | None = None
     #: a game defined in data carries the kind's JSON Schema itself, not a package file
     schema_data: Mapping[str, Any] | None = None
+    #: this kind's rounded corners when they differ from the pack's ``corner_radius_mm``
+    corner_radius_mm: float | None = None
+    #: where the kind's size is written (a data game's game.yaml), for findings about it
+    size_location: Location | None = None
 
 
 class Faces(Struct, frozen=True):
@@ -73,6 +78,8 @@ class Game(Struct, frozen=True):
     deck_rules: tuple[DeckCheck, ...] = field(default=())
     #: the file suffixes a pack of this game may hold card files in
     card_file_suffixes: frozenset[str] = YAML_SUFFIXES
+    #: its base pack (the pack named like the game) holds cards of every kind it has
+    base_pack_has_every_kind: bool = False
     #: the font styles its templates print text in (the glyph checks look at each of them)
     text_styles: tuple[str, ...] = ("regular", "bold")
     #: art files and inline icons of its cards are checked when the pack is validated (they
@@ -112,9 +119,24 @@ class Game(Struct, frozen=True):
         """Give a face's layout context what this game's templates need beyond face values
         (nothing, unless the game says otherwise)."""
 
+    def enum_label_gaps(self) -> tuple[tuple[str, str, frozenset[str], Location], ...]:
+        """(kind, field, values, where) of each enum field a kind prints in text whose values
+        have no printed label to translate (a data game's ``x-labels``); a built-in game
+        prints its enum values through its own labels."""
+        return ()
+
     def size_of(self, card: Card, default: CardSize) -> CardSize:
+        """The card's size and corners: its kind's own, else the pack's (``default``); a kind
+        of its own size keeps the pack's corner radius unless it gives one."""
         kind = self.kinds.get(card.kind)
-        return kind.size if kind is not None and kind.size is not None else default
+        if kind is None:
+            return default
+        size = kind.size if kind.size is not None else default
+        radius = kind.corner_radius_mm if kind.corner_radius_mm is not None \
+            else default.corner_radius_mm
+        if size.corner_radius_mm != radius:
+            size = CardSize(size.width_mm, size.height_mm, size.name, radius)
+        return size
 
     def check_deck(self, deck: Deck, card_set: CardSet) -> list[Finding]:
         findings: list[Finding] = []

@@ -19,12 +19,12 @@ from generator.core.limits import MAX_GLOSSARY_TERMS
 from generator.core.location import Location, display_path
 from generator.i18n.localize import LABEL_CONTEXT, Localizer, field_context, load_catalog
 from generator.layout.faces import PendingLayout, layout_findings
+from generator.layout.richtext import tags_differ
 from generator.load.fonts import missing_glyphs
-from generator.load.packfiles import PackFolder
+from generator.load.packfiles import GLOSSARY_NAME, PackFolder
 from generator.model.cards import Card, CardSet
 from generator.model.game import Game
 from generator.model.template import data_template_folder
-from generator.pipeline.pack import GLOSSARY_NAME
 from generator.schema import check as schemacheck
 
 _TOKEN = re.compile(r"\{[a-z0-9_][a-z0-9_-]*\}")
@@ -201,6 +201,9 @@ def _message_findings(source: str, translated: str | None, where: Location, card
                              f"{what} has no {locale} translation; printing the source text",
                              where, card, locale))
         return findings
+    tags = tags_differ(source, translated)
+    if tags is not None:  # rich text: the same tags, as pofilter's xmltags check asks
+        findings.append(error("translation-tags", f"{what}: {tags}", where, card, locale))
     if sorted(_TOKEN.findall(source)) != sorted(_TOKEN.findall(translated)):
         findings.append(error(
             "translation-tokens",
@@ -299,6 +302,8 @@ def check_locale(card_set: CardSet, game: Game, locale: str, strict: bool = Fals
             if translated:
                 findings += _glyph_findings(translated, where, None, locale,
                                             f"label '{text}'", styles)
+    if translating:
+        findings += _enum_findings(card_set, game, locale)
     if laid_out is not None:
         findings += laid_out.result().findings
     elif layout and game.faces is not None:
@@ -306,6 +311,23 @@ def check_locale(card_set: CardSet, game: Game, locale: str, strict: bool = Fals
     return findings
 
 
+
+
+def _enum_findings(card_set: CardSet, game: Game, locale: str) -> list[Finding]:
+    """An enum value printed in a translated build without a label to translate (x-labels)
+    prints as the raw value: a warning per field, naming the values the cards have."""
+    findings: list[Finding] = []
+    for kind, field, unlabelled, where in game.enum_label_gaps():
+        shown = sorted({str(fields.get(field)) for card in card_set.cards if card.kind == kind
+                        and (fields := card.template_fields()) is not None
+                        and str(fields.get(field)) in unlabelled})
+        if shown:
+            findings.append(warning(
+                "enum-without-label", f"kind '{kind}' prints its field '{field}' as the value"
+                f"{'s' if len(shown) > 1 else ''} {', '.join(shown)}, untranslated in {locale}: "
+                "give the field x-labels ({value: \"Printed text\"}) in its schema, so that "
+                "translators see the printed words", where, None, locale))
+    return findings
 
 
 def begin_layout(card_set: CardSet, game: Game, locale: str) -> PendingLayout | None:

@@ -15,7 +15,7 @@ from msgspec import Struct, field
 from generator.core.errors import UsageError
 from generator.core.findings import Finding, has_errors
 from generator.i18n.localize import Localizer
-from generator.layout.faces import CardFaces, PendingLayout
+from generator.layout.faces import CardFaces, PendingLayout, card_numbers
 from generator.model.cards import CardSet
 from generator.model.game import Game
 from generator.pipeline.localecheck import check_locale, localizer_for
@@ -47,12 +47,15 @@ class Preparation(Struct):
 def prepare(pack: Path, expansions: tuple[Path, ...], locale: str | None, bleed_mm: float,
             *, ink_saver: bool = False, strict: bool = False,
             progress: Progress | None = None, allow_overflow: bool = False,
-            face_cache: FaceCacheFolder | None = None) -> Preparation:
+            face_cache: FaceCacheFolder | None = None, deck: Path | None = None
+            ) -> Preparation:
     """Validate, check ``locale`` (default: the pack's source language) and lay out the faces
     with ``bleed_mm`` of bleed art; ``prepared`` is None when an error stopped the way.
     ``progress`` counts the cards laid out. With ``face_cache``, faces the last build kept
     there are taken from it where their inputs did not change (the caller keeps this build's
-    with :meth:`FaceCacheFolder.keep` once it has printed them)."""
+    with :meth:`FaceCacheFolder.keep` once it has printed them). With ``deck`` (the file a
+    build prints), ``{number}`` and ``{total}`` count the deck's cards only (the caller checks
+    the deck itself)."""
     from generator.pipeline.validate import validate
 
     begun: list[tuple[Localizer, PendingLayout]] = []
@@ -72,7 +75,8 @@ def prepare(pack: Path, expansions: tuple[Path, ...], locale: str | None, bleed_
         begun.append((localizer, PendingLayout(
             card_set, game, localizer, bleed_mm, ink_saver=ink_saver,
             on_card=progress.advance if progress is not None else None,
-            allow_overflow=allow_overflow, child_share=share, cache=kept, begun_early=True)))
+            allow_overflow=allow_overflow, child_share=share, cache=kept, begun_early=True,
+            numbers=_deck_numbers(deck, pack, card_set, game))))
 
     checked = validate(pack, expansions, on_card_set=begin_layout)
     try:
@@ -80,6 +84,20 @@ def prepare(pack: Path, expansions: tuple[Path, ...], locale: str | None, bleed_
     finally:
         for _, pending in begun:  # (an error on the way: the forked part is stopped)
             pending.cancel()
+
+
+def _deck_numbers(deck: Path | None, pack: Path, card_set: CardSet, game: Game
+                  ) -> dict[str, tuple[int, int]] | None:
+    """Each card's number among the deck's cards of its kind (None: no deck, or one that does
+    not load, which the build then reports)."""
+    if deck is None:
+        return None
+    from generator.model.deck import load_checked_deck  # a deck build only
+
+    chosen, _ = load_checked_deck(deck, pack, card_set, game, need_rules=False)
+    if chosen is None:
+        return None
+    return card_numbers(card_set.cards, {entry.card.id for entry in chosen.entries})
 
 
 def _checked_and_laid_out(checked: Validation, locale: str | None, strict: bool,
@@ -109,14 +127,15 @@ def _checked_and_laid_out(checked: Validation, locale: str | None, strict: bool,
 
 
 class FaceCacheFolder:
-    """Where a build keeps its faces (``<out>/.pnp-cache/faces``), whether it may take the
-    last build's (``reuse``; ``--force`` lays every face out again, and still keeps them), and
-    the output root to leave out of the inputs when it lies inside a pack. Once opened, it
-    knows the cache file and what was read from it."""
+    """Where a build keeps its faces (generator.layout.facecache.faces_folder; None: caches are
+    off), whether it may take the last build's (``reuse``; ``--force`` lays every face out
+    again, and still keeps them), and the output root to leave out of the inputs when it lies
+    inside a pack. Once opened, it knows the cache entry and what was read from it."""
 
     __slots__ = ("_opened", "_path", "exclude", "folder", "reuse")
 
-    def __init__(self, folder: Path, reuse: bool = True, exclude: Path | None = None) -> None:
+    def __init__(self, folder: Path | None, reuse: bool = True, exclude: Path | None = None
+                 ) -> None:
         self.folder = folder
         self.reuse = reuse
         self.exclude = exclude
@@ -128,17 +147,11 @@ class FaceCacheFolder:
         """The faces kept for this pack and locale under this build's inputs (None: the
         inputs cannot all be read; the build then reports them itself)."""
         from generator.layout import facecache
-        from generator.load.packfiles import PackFolder
-        from generator.pipeline.pack import card_files, card_suffixes
 
-        suffixes = card_suffixes(game)
+        if self.folder is None:
+            return None
         try:
-            key = facecache.inputs_key(
-                [(pack.root, {str(file.relative) for file in card_files(PackFolder(pack.root),
-                                                                          suffixes)[0]})
-                 for pack in card_set.packs],
-                {"game": game.name, "locale": locale, "bleed_mm": bleed_mm,
-                 "ink_saver": ink_saver}, self.exclude)
+            key = facecache.set_key(card_set, game, locale, bleed_mm, ink_saver, self.exclude)
         except OSError:
             return None
         self._path = self.folder / card_set.name / f"{locale}.faces"

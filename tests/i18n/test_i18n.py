@@ -192,14 +192,15 @@ def test_update_and_status_track_new_fuzzy_and_obsolete_messages(mini):
     messages = pack_messages(pack, include_labels=False)
     update(pack, messages)
     catalog = polib.pofile(str(mini / "locales" / "ru.po"))
-    assert len(catalog) == 4  # two names, one text, one class
-    catalog[0].msgstr = "Орудийный обстрел 5in"
-    catalog[1].msgstr = "Черновик"
-    catalog[1].flags.append("fuzzy")
+    assert len(catalog) == 5  # the pack's name, two card names, one text, one class
+    assert catalog[0].msgctxt == "pack"
+    catalog[1].msgstr = "Орудийный обстрел 5in"
+    catalog[2].msgstr = "Черновик"
+    catalog[2].flags.append("fuzzy")
     catalog.append(polib.POEntry(msgctxt="gone.name", msgid="Gone", msgstr="Нет"))
     catalog.save()
     (row,) = status(pack, messages)
-    assert (row.translated, row.fuzzy, row.missing, row.obsolete) == (1, 1, 2, 1)
+    assert (row.translated, row.fuzzy, row.missing, row.obsolete) == (1, 1, 3, 1)
     result = run_pnp("i18n", "status", str(mini), "--format", "json")
     assert json.loads(result.stdout)["locales"][0]["translated"] == 1
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 import shutil
-from dataclasses import replace as replace_manifest
 from pathlib import Path
 
 import pytest
@@ -159,7 +158,8 @@ def marked_action_backs(tmp_path, monkeypatch) -> None:
     root = tmp_path / "templates"
     shutil.copytree(resources.builtin_game_templates("cwnb"), root / "cwnb")
     back = root / "cwnb" / "back-action.yaml"
-    text = back.read_text(encoding="utf-8").replace("shared: true\n", "")
+    text = back.read_text(encoding="utf-8").replace("shared: true\n", "").replace(
+        "elements:\n", "shared: false\nelements:\n")  # (its parent, back-ship, is shared)
     back.write_text(text + "  - {type: widget, widget: set_mark, box: [56.0, 2.5, 5.5, 5.5]}\n",
                     encoding="utf-8")
     monkeypatch.setattr(resources, "builtin_templates_root", lambda: root)
@@ -189,7 +189,7 @@ def test_names_are_compared_by_kind_and_content(tmp_path):
     air_cover = next(c for c in base.cards if c.id == "air-cover")
     reprint = replace(air_cover, id="air-cover-2", pack="other")
     different = replace(air_cover, id="air-cover-3", pack="other", chance_to_hit=5)
-    other = replace(base, manifest=replace_manifest(base.manifest, pack="other"),
+    other = replace(base, manifest=replace(base.manifest, pack="other"),
                     cards=(reprint, different))
     card_set = replace(validate(CWNB).card_set, expansions=(other,))
     findings = list(crosspack.reused_names(card_set))
