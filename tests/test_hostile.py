@@ -78,6 +78,21 @@ def test_deep_nesting_is_a_located_finding(tmp_path, text):
     assert finding["line"] >= 1 and finding["column"] >= 1
 
 
+def test_a_card_file_of_millions_of_tiny_values_is_refused_within_the_bounds(tmp_path):
+    """8 MiB of one-character values (four million of them) would compose into 1.2 GB of
+    nodes: composing stops at the limit (in 1 GiB of address space here), and the finding is
+    at the first value over it."""
+    values = (limits.FILE_BYTES["card-file"] - 16) // 2
+    pack = write_pack(tmp_path / "p", {"tiny.yaml": "cards: [" + "1," * (values - 1) + "1]\n"})
+    result = run_limited("validate", str(pack), "--format", "json")
+    assert_clean_exit(result, 1)
+    (finding,) = json.loads(result.stdout)["findings"]
+    assert finding["code"] == "yaml-too-large"
+    # the root, "cards", the list, then the values: the first one too many is the
+    # (MAX_VALUES - 2)th, two characters each after "cards: ["
+    assert (finding["line"], finding["column"]) == (1, 9 + 2 * (limits.MAX_VALUES - 3))
+
+
 @pytest.mark.parametrize(("value", "code"), [
     ("9" * 4301, "number-too-large"),
     ("123456789012345678901", "number-too-large"),
@@ -98,7 +113,8 @@ def test_values_the_constructor_cannot_make_are_findings(make_pack, value, code)
     assert where(the(findings, code)) == ("bad.yaml", 3, 6)
 
 
-@pytest.mark.parametrize("text", ["cards: &a [*a]\n", "cards: &a {x: [1, *a]}\n"])
+@pytest.mark.parametrize("text", ["cards: &a [*a]\n", "cards: &a {x: [1, *a]}\n",
+                                  "cards: &a {<<: *a}\n", "cards: &a {x: {<<: [*a]}}\n"])
 def test_recursive_alias_is_refused_where_it_recurses(make_pack, text):
     finding = the(validate(make_pack({"loop.yaml": text})).findings, "yaml-recursive-alias")
     assert where(finding)[1] == 1 and where(finding)[2] > 10

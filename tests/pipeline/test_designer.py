@@ -128,7 +128,8 @@ def test_status_lists_missing_fuzzy_and_obsolete_entries(tmp_path):
     result = run_pnp("i18n", "status", str(pack), "--format", "json")
     assert result.returncode == 0, result.stderr
     (de,) = json.loads(result.stdout)["locales"]
-    assert (de["translated"], de["missing"], de["fuzzy"], de["obsolete"]) == (13, 1, 1, 1)  # cards and the pack name
+    # the cards' texts and the pack's name (printed on its tuck box)
+    assert (de["translated"], de["missing"], de["fuzzy"], de["obsolete"]) == (13, 1, 1, 1)
     (missing,) = de["missing_entries"]
     assert missing["msgctxt"] == "storm-caller.name" and missing["where"] == "cards.yaml:29"
     (fuzzy,) = de["fuzzy_entries"]
