@@ -191,7 +191,7 @@ def missing_summary(findings: list[Finding]) -> dict[str, dict[str, int]]:
 MISSING = "missing-translation"
 
 
-def _message_findings(source: str, translated: str | None, where: Location, card: str | None,
+def message_findings(source: str, translated: str | None, where: Location, card: str | None,
                       locale: str, what: str, strict: bool, glossary: Terms
                       ) -> list[Finding]:
     findings: list[Finding] = []
@@ -216,7 +216,7 @@ def _message_findings(source: str, translated: str | None, where: Location, card
     return findings
 
 
-def _glyph_findings(text: str, where: Location, card: str | None, locale: str,
+def glyph_findings(text: str, where: Location, card: str | None, locale: str,
                     what: str, styles: tuple[str, ...] = ("regular", "bold")) -> list[Finding]:
     plain = _TOKEN.sub("", text)
     missing = sorted({ch for style in styles for ch in missing_glyphs(plain, style)})
@@ -266,7 +266,7 @@ def check_locale(card_set: CardSet, game: Game, locale: str, strict: bool = Fals
             if not translating:  # the source texts: their glyphs, located only when missing
                 for key, text in _source_texts(card):
                     if _lacks_glyphs(text, styles):
-                        findings += _glyph_findings(text, card.source.of(key), card.id, locale,
+                        findings += glyph_findings(text, card.source.of(key), card.id, locale,
                                                     f"{card.kind} {key}", styles)
                 continue
             for key, context, source in _card_texts(card):
@@ -275,9 +275,9 @@ def check_locale(card_set: CardSet, game: Game, locale: str, strict: bool = Fals
                 what = f"{card.kind} {key}"
                 po_where = in_catalog.get((context, source), where)
                 if translating:
-                    findings += _message_findings(source, translated, po_where, card.id, locale,
+                    findings += message_findings(source, translated, po_where, card.id, locale,
                                                   what, strict, glossary)
-                findings += _glyph_findings(translated or source,
+                findings += glyph_findings(translated or source,
                                             po_where if translated else where, card.id, locale,
                                             what, styles)
     folder = data_template_folder(game.name)
@@ -294,10 +294,10 @@ def check_locale(card_set: CardSet, game: Game, locale: str, strict: bool = Fals
             where = written.get(text, labels_file)
             translated = localizer.catalog.get((LABEL_CONTEXT, text))
             where = in_catalog.get((LABEL_CONTEXT, text), where)
-            findings += _message_findings(text, translated, where, None, locale,
+            findings += message_findings(text, translated, where, None, locale,
                                           f"label '{text}'", strict, base_glossary)
             if translated:
-                findings += _glyph_findings(translated, where, None, locale,
+                findings += glyph_findings(translated, where, None, locale,
                                             f"label '{text}'", styles)
     if laid_out is not None:
         findings += laid_out.result().findings
