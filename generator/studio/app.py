@@ -198,8 +198,9 @@ class Studio:
     # --- pages -------------------------------------------------------------------------------
 
     def list_page(self) -> Response:
-        loaded = self.session.current()
-        fronts, laid = self.overview(loaded)
+        with self.session.lock:
+            loaded = self.session.current()
+            fronts, laid = self.overview(loaded)
         findings = loaded.findings + laid
         listed = []
         for source in loaded.sources.values():
@@ -274,7 +275,8 @@ class Studio:
                 if entry.pack not in notes:
                     notes[entry.pack] = translate.glossary_notes(loaded, entry.pack)
                 terms = translate.glossary_for(loaded, entry.pack, locale)
-                found = translate.hints(terms, entry.source, notes[entry.pack])
+                found = translate.hints(terms, entry.source, notes[entry.pack],
+                                        entry.translation)
                 if found:
                     hints[entry.key] = found
         names = {s.id: str(s.data.get("name") or s.id) for s in loaded.sources.values()}

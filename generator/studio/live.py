@@ -69,7 +69,7 @@ class Pictures:
         """The picture, rendered now if only its layout is known."""
         data = self._png.get(name)
         if data is None and name in self._layouts:
-            render_pictures({name: self._layouts[name]}, BLEED_MM, self)
+            render_pictures({name: self._layouts[name]}, BLEED_MM, self, compress=False)
             data = self._png.get(name)
         if data is not None:
             self._png.move_to_end(name)
@@ -196,7 +196,8 @@ def draw_card(session: Session, loaded: Loaded, pictures: Pictures, source: Card
                          if card.id in table]
                 drawn.faces = faces_of(sides, pictures)
                 render_pictures({f.picture: layout for f, (_, layout)
-                                 in zip(drawn.faces, sides, strict=True)}, BLEED_MM, pictures)
+                                 in zip(drawn.faces, sides, strict=True)}, BLEED_MM, pictures,
+                                compress=False)
     drawn.findings = sorted(set(findings), key=lambda f: (*sort_key(f), f.message))
     drawn.fields = link_fields(drawn.findings, source, {*item, *source.data, *names})
     return drawn

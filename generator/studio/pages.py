@@ -473,7 +473,8 @@ def _entry(entry: Entry, view: TranslateView, number: int) -> str:
         entry.key, ()))
     checks = "".join(check_item(f) for f in view.checks.get(entry.key, ()))
     hints = "".join(
-        f'<li><b>{e(h["term"])}</b> → {e(", ".join(h["forms"]))}'
+        f'<li data-term="{e(h["term"])}" class="{"missed" if h.get("missed") else "met"}">'
+        f'<b>{e(h["term"])}</b> → {e(", ".join(h["forms"]))}'
         f'{" <span class=note>" + e(h["note"]) + "</span>" if h.get("note") else ""}</li>'
         for h in view.hints.get(entry.key, ()))
     state = "fuzzy" if entry.fuzzy else ("done" if entry.translation else "missing")

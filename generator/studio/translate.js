@@ -140,6 +140,11 @@
       item.append(code, " ", message);
       list.append(item);
     }
+    for (const hint of entry.querySelectorAll(".glossary li[data-term]")) {
+      const missed = data.checks.some((c) => c.code === "glossary-term"
+        && c.message.includes(`'${hint.dataset.term}'`));
+      hint.className = missed ? "missed" : "met";
+    }
     const problem = data.fits.some((f) => f.fit === "over") || data.checks.length > 0;
     if (problem) entry.dataset.problem = ""; else delete entry.dataset.problem;
     entry.dataset.checked = String(data.serial);

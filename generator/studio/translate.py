@@ -292,10 +292,16 @@ def glossary_for(loaded: Loaded, pack_name: str, locale: str) -> Terms:
     return read_glossary(pack.root).terms(locale)
 
 
-def hints(terms: Terms, source: str, notes: Mapping[str, str]) -> list[dict[str, Any]]:
-    """The glossary's terms the source uses, with the forms a translation must use."""
+def hints(terms: Terms, source: str, notes: Mapping[str, str], translation: str = ""
+          ) -> list[dict[str, Any]]:
+    """The glossary's terms the source uses, with the forms a translation must use, and
+    whether the translation (when there is one) uses none of them."""
+    lowered = translation.lower()
     return [{"term": term.source, "forms": list(term.accepted),
-             "note": notes.get(term.source.lower(), "")} for term in terms.used_in(source)]
+             "note": notes.get(term.source.lower(), ""),
+             "missed": bool(translation) and not any(f.lower() in lowered
+                                                     for f in term.accepted)}
+            for term in terms.used_in(source)]
 
 
 def glossary_notes(loaded: Loaded, pack_name: str) -> dict[str, str]:
