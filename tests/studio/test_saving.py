@@ -143,6 +143,10 @@ def test_copies_and_new_cards_land_where_a_designer_puts_them(cwnb):
     lines = _diff(before, ships.read_text(encoding="utf-8"))
     assert all(line.startswith("+") for line in lines)  # nothing else changed
     assert not [f for f in loaded.findings_of("new-ship") if f.code.startswith("missing")]
+    # from the list (no card to stand near): after the last card of its kind
+    assert saving.add_card(cwnb, _form(cwnb, "action"), "action", "new-action").status == "saved"
+    actions = [s.id for s in cwnb.current().sources.values() if s.kind == "action"]
+    assert actions[-1] == "new-action"
     for wrong, why in (("uss-nimitz", "taken"), ("Bad Id", "not a card id")):
         refused = saving.add_card(cwnb, form, "ship", wrong, near="uss-nimitz")
         assert refused.status == "refused" and why in refused.message

@@ -132,6 +132,8 @@ def test_type_see_the_card_change_save_and_only_that_line_changes(cwnb, tab):
 def test_findings_point_at_their_field_and_undo_takes_the_change_back(cwnb, tab):
     tab.goto(f"{cwnb.url}/card/uss-nimitz")
     assert tab.locator("#findings [data-code]").count() == 0
+    tab.fill('[name="class"]', "Nimitz II")
+    tab.wait_for_timeout(1000)  # a change to another field later is a change of its own
     tab.fill('[name="points"]', "0")
     finding = tab.locator('#findings [data-code="out-of-range"]')
     finding.wait_for()
@@ -145,8 +147,12 @@ def test_findings_point_at_their_field_and_undo_takes_the_change_back(cwnb, tab)
     assert tab.evaluate("document.activeElement.name") == "points"
     tab.click('[data-action="undo"]')
     assert tab.input_value('[name="points"]') == "16"
+    assert tab.input_value('[name="class"]') == "Nimitz II"  # only the last change went
     tab.wait_for_function("() => !document.querySelector('#findings [data-code]')")
     assert "stale" not in tab.get_attribute("#faces", "class")
+    tab.click("h1")  # outside a text box, Ctrl+Z is the studio's undo
+    tab.keyboard.press("Control+z")
+    assert tab.input_value('[name="class"]') == "Nimitz"
     # a rule of the game: a submarine cannot carry aircraft
     tab.select_option('[name="type"]', label="SSN")
     rule = tab.locator('#findings [data-code^="cwnb-"]').first

@@ -44,6 +44,22 @@ def test_every_text_is_listed_with_its_translation_and_where_it_prints(cwnb):
                                  if getattr(c, "type", None) == "CV")
 
 
+def test_a_box_that_overflows_already_is_not_taken_for_another_texts(cwnb):
+    po = cwnb.pack / "locales" / "ru.po"
+    catalog = polib.pofile(str(po))
+    catalog.find("Gun Attack 3in", msgctxt="gun-3in.name").msgstr = "Огонь " * 60
+    catalog.save(str(po))
+    loaded = cwnb.current()
+    catalogs = translate.read_catalogs(loaded, "ru")
+    fitting = translate.Fitting(cwnb, loaded, "ru")
+    text = _entry(catalogs, "gun-3in.text")
+    assert [sorted(s.names) for s in fitting.slots(text)] == [["text"]]
+    [(_, over)] = fitting.fits(text, text.translation)
+    assert over == 0.0  # the name's overflow is the name's
+    [(_, over)] = fitting.fits(_entry(catalogs, "gun-3in.name"), "Огонь " * 60)
+    assert over > 0
+
+
 def test_the_fit_is_measured_in_millimetres_over(cwnb):
     loaded = cwnb.current()
     catalogs = translate.read_catalogs(loaded, "ru")

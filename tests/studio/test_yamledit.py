@@ -153,6 +153,13 @@ def test_styles_comments_and_neighbours_are_kept(changes, removed, added):
         assert (name not in data) if value is ABSENT else same_value(data[name], value)
 
 
+def test_a_new_field_goes_after_the_field_before_it_in_the_schema():
+    new = edit_card(SAMPLE, "x", {"count": 2, "zeta": "last"}, ["id", "kind", "count", "guns"])
+    lines = new.splitlines()
+    assert lines[3:6] == ["  - id: x   # trailing comment", "    kind: ship", "    count: 2"]
+    assert lines[lines.index("    plain: it is") + 1] == "    zeta: last"  # not in the schema
+
+
 def test_a_card_written_as_a_flow_mapping_is_edited_in_its_flow():
     new = edit_card(SAMPLE, "y", {"name": "a, b", "count": 2})
     assert _changed_lines(SAMPLE, new) == (["  - {id: y, kind: ship, name: Flow}\n"],
