@@ -271,9 +271,10 @@ def _list_control(spec: FieldSpec, value: object, present: bool, images: Sequenc
                   control_id: str, art_base: str) -> str:
     assert spec.item is not None
     items = value if present and isinstance(value, list) else []
-    rows = "".join(_list_row(spec.item, item, True, images, f"{control_id}-{i}", art_base)
-                   for i, item in enumerate(items))
-    template = _list_row(spec.item, None, False, images, f"{control_id}-new", art_base)
+    named = f' data-item aria-label="{e(spec.label)}: an entry"'
+    rows = "".join(_list_row(spec.item, item, True, images, f"{control_id}-{i}", art_base,
+                             named) for i, item in enumerate(items))
+    template = _list_row(spec.item, None, False, images, f"{control_id}-new", art_base, named)
     limits = "".join(f' data-{k}="{v}"' for k, v in (("min", spec.min_items),
                                                       ("max", spec.max_items))
                      if v is not None)
@@ -288,8 +289,8 @@ def _list_control(spec: FieldSpec, value: object, present: bool, images: Sequenc
 
 
 def _list_row(item: FieldSpec, value: object, present: bool, images: Sequence[str],
-              control_id: str, art_base: str) -> str:
-    control = _control(item, value, present, images, control_id, "", ' data-item', art_base)
+              control_id: str, art_base: str, named: str) -> str:
+    control = _control(item, value, present, images, control_id, "", named, art_base)
     return (f'<li class="row">{control}<span class="row-buttons">'
             '<button type="button" data-list-action="up" aria-label="Move up">↑</button>'
             '<button type="button" data-list-action="down" aria-label="Move down">↓</button>'

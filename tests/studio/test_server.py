@@ -6,6 +6,7 @@ that each header a browser (or an attacker's page) would send can be set or left
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import shutil
@@ -32,7 +33,9 @@ def running(tmp_path_factory):
     (pack / "art" / "logo.svg").write_text(
         '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><script>alert(1)'
         '</script></svg>', encoding="utf-8")
-    (pack / "art" / "link.png").symlink_to(root / "secret.txt")
+    # (Windows without the right to make links: the other paths still count)
+    with contextlib.suppress(OSError):
+        (pack / "art" / "link.png").symlink_to(root / "secret.txt")
     session = Session(pack, (), ())
     studio = Studio(session)
     reported: list[str] = []
