@@ -20,10 +20,11 @@ from typing import Any
 from urllib.parse import parse_qs, unquote
 
 from generator.core.findings import Finding, Severity
+from generator.core.limits import MAX_DEPTH, MAX_INTEGER, MAX_STRING_CHARS
 from generator.core.location import display_path
 from generator.layout.faces import lay_out_cards
 from generator.load.packfiles import PackFolder
-from generator.load.yamlsource import safe_load
+from generator.load.yamlsource import load_yaml_text
 from generator.model.template import TemplateError
 from generator.proof.collect import BLEED_MM
 from generator.schema.check import load_schema
@@ -51,7 +52,8 @@ PICTURE_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg
                  ".webp": "image/webp", ".svg": "image/svg+xml"}
 #: an SVG of a pack, opened by itself, runs no script and reaches nothing
 SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox"
-_MAX_YAML_VALUE = 10_000
+#: entries of one list (or mapping) a page may send: far more than any card field holds
+_MAX_ENTRIES = 10_000
 
 
 @cache
@@ -353,6 +355,7 @@ class Studio:
         key = body.get("key")
         if not isinstance(text, str) or not isinstance(key, str):
             raise Refused(HTTPStatus.BAD_REQUEST, "a check needs the text and its key")
+        bounded(text)
         with self.session.lock:
             loaded = self.session.loaded or self.session.current()
             if locale not in self.session.locales() or loaded.card_set is None:
@@ -382,6 +385,7 @@ class Studio:
         if locale not in self.session.locales():
             raise Refused(HTTPStatus.NOT_FOUND, f"no language '{locale}' here")
         edits = []
+        bounded(body.get("edits"))
         for raw in body.get("edits") or []:
             if not isinstance(raw, dict):
                 continue
@@ -408,20 +412,37 @@ def with_unknown_fields(form: FormSpec, data: Mapping[str, Any]) -> FormSpec:
     return FormSpec(form.kind, form.fields + extra) if extra else form
 
 
+def bounded(value: Any, depth: int = 0) -> None:
+    """A value from a page within the limits a pack's own files have (texts, numbers, nesting,
+    entries): else the request is refused, as a file holding it would be."""
+    if depth > MAX_DEPTH:
+        raise Refused(HTTPStatus.UNPROCESSABLE_ENTITY, "the values are nested too deeply")
+    if isinstance(value, str) and len(value) > MAX_STRING_CHARS:
+        raise Refused(HTTPStatus.UNPROCESSABLE_ENTITY, f"a text of {len(value)} characters; "
+                      f"the limit is {MAX_STRING_CHARS}")
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INTEGER:
+        raise Refused(HTTPStatus.UNPROCESSABLE_ENTITY, f"the number {value} is too large")
+    if isinstance(value, list | dict):
+        if len(value) > _MAX_ENTRIES:
+            raise Refused(HTTPStatus.UNPROCESSABLE_ENTITY, "a list of too many entries")
+        for item in value.values() if isinstance(value, dict) else value:
+            bounded(item, depth + 1)
+
+
 def decode_values(values: Any) -> dict[str, Any]:
     """The form's values as the card's fields: ``{"$yaml": text}`` (a control that takes any
-    YAML value) read as YAML."""
+    YAML value) read by pnp's YAML loader (with its limits); refused beyond the limits."""
     if not isinstance(values, dict):
         return {}
+    bounded(values)
     decoded: dict[str, Any] = {}
     for name, value in values.items():
         if isinstance(value, dict) and set(value) == {"$yaml"} and isinstance(value["$yaml"],
                                                                                str):
-            text = value["$yaml"][:_MAX_YAML_VALUE]
-            try:
-                value = safe_load(text)
-            except Exception:  # not YAML: the text itself, which the schema then judges
-                value = text
+            doc, problems = load_yaml_text("value", f"value: {value['$yaml']}\n")
+            # not YAML (or over a limit): the text itself, which the schema then judges
+            value = doc.data["value"] if doc is not None and not problems and isinstance(
+                doc.data, dict) and "value" in doc.data else value["$yaml"]
         decoded[str(name)] = value
     return decoded
 

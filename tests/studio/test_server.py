@@ -143,6 +143,19 @@ def test_bodies_are_bounded_and_nonsense_is_answered_without_a_traceback(running
             assert raw.recv(100)[:12] in (b"HTTP/1.1 400", b"HTTP/1.1 403", b"HTTP/1.0 400")
     status, _, _ = _request(server, "POST", "/api/card/uss-nimitz/preview", "not a mapping")
     assert status == 200
+    # values within the limits a pack's own files have
+    status, body, _ = _request(server, "POST", "/api/card/uss-nimitz/preview",
+                               {"values": {"name": "x" * 20_000}})
+    assert status == 422 and b"the limit is 10000" in body
+    status, _, _ = _request(server, "POST", "/api/translate/ru/check",
+                            {"key": "cwnb\x04gun-3in.name\x04Gun Attack 3in",
+                             "text": "x" * 20_000})
+    assert status == 422
+    bomb = "[" + ",".join(["&a [x, x, x, x, x, x, x, x, x]"] + ["*a"] * 9) + "]"
+    started = time.monotonic()
+    status, body, _ = _request(server, "POST", "/api/card/uss-nimitz/preview",
+                               {"values": {"guns": {"$yaml": bomb}}})
+    assert status == 200 and time.monotonic() - started < 10
     assert "Traceback" not in capfd.readouterr().err and not reported
 
 
