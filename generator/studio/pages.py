@@ -345,6 +345,9 @@ def form_field(spec: FieldSpec, data: Mapping[str, Any], images: Sequence[str],
 
 
 def faces_html(faces: Sequence[Face], name: str) -> str:
+    if not faces:
+        return ('<p class="undrawn">Not drawn: this card fails its checks. Fix the errors '
+                'below and it appears here.</p>')
     return "".join(
         f'<figure class="face" data-side="{e(f.side)}"><div class="pic">'
         f'<img data-face="{e(f.side)}" src="/pictures/{e(f.picture)}" '

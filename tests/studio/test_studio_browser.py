@@ -165,6 +165,29 @@ def test_findings_point_at_their_field_and_undo_takes_the_change_back(cwnb, tab)
     assert tab.is_disabled('[data-action="undo"]')
 
 
+def test_a_card_that_fails_its_schema_is_drawn_once_it_is_fixed(tmp_path, tab):
+    pack = tmp_path / "cwnb"
+    shutil.copytree(ROOT / "cards" / "cwnb", pack)
+    ships = pack / "ships.yaml"
+    ships.write_text(ships.read_text(encoding="utf-8").replace(
+        "    points: 16\n", "    points: 0\n", 1), encoding="utf-8")
+    studio = Studio(pack)
+    try:
+        tab.goto(f"{studio.url}/")
+        assert "1 error" in tab.inner_text('[data-card="uss-nimitz"] .badges')
+        tab.goto(f"{studio.url}/card/uss-nimitz")
+        assert tab.locator("img[data-face]").count() == 0
+        assert tab.locator('#findings [data-code="out-of-range"]').get_attribute(
+            "data-field") == "points"
+        tab.fill('[name="points"]', "16")
+        tab.wait_for_function("() => document.querySelectorAll('img[data-face]').length == 2 && "
+                              "document.querySelector('img[data-face=front]').naturalWidth > 0",
+                              timeout=30_000)
+        assert tab.locator("#findings [data-code]").count() == 0
+    finally:
+        studio.stop()
+
+
 def test_lists_choices_and_the_keyboard(cwnb, tab):
     ships = cwnb.pack / "ships.yaml"
     before = ships.read_text(encoding="utf-8")
