@@ -26,6 +26,7 @@ def studio(pack: Path, expansions: tuple[Path, ...], locales: tuple[str, ...],
     Serves http://127.0.0.1:PORT/ until Ctrl-C: the card list, a form per card made from its
     kind's schema, and a translator's view per language. Saving writes only the changed values
     into the file each card came from."""
+    # the studio is imported when it runs, as every command's pipeline is: --help stays quick
     from generator.studio.app import run_studio
 
     run_studio(pack, expansions, locales, port, echo)

@@ -175,7 +175,7 @@ def _column_of(state: FileState, name: str) -> int | None:
 
 
 def _xlsx_header(raw: bytes, sheet: str) -> list[str]:
-    from openpyxl import load_workbook
+    from openpyxl import load_workbook  # (when a workbook is edited: most packs have none)
 
     workbook = load_workbook(io.BytesIO(raw), read_only=True)
     try:

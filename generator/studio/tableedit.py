@@ -200,7 +200,7 @@ def _refuse_lossy(raw: bytes) -> None:
 
 
 def _all_cells(raw: bytes, data_only: bool) -> dict[tuple[str, int, int], object]:
-    from openpyxl import load_workbook
+    from openpyxl import load_workbook  # (when a workbook is edited: most packs have none)
 
     workbook = load_workbook(io.BytesIO(raw), read_only=True, data_only=data_only)
     try:
@@ -230,7 +230,7 @@ def edit_xlsx(raw: bytes, sheet: str, edits: Mapping[tuple[int, int], object],
               new_header: Mapping[int, str] | None = None) -> bytes:
     """The workbook with the given (row, column) cells of ``sheet`` set (``ABSENT`` empties
     one), and header cells named in ``new_header``; refused when more would change."""
-    from openpyxl import load_workbook
+    from openpyxl import load_workbook  # (when a workbook is edited: most packs have none)
 
     _refuse_lossy(raw)
     before = _all_cells(raw, data_only=False)
