@@ -154,7 +154,9 @@ class Handler(BaseHTTPRequestHandler):
             response = self.server.route(request)
         except Refused as refused:
             self.close_connection = True  # a refused body may not have been read
-            response = text_response(refused.reason, refused.status)
+            response = json_response({"status": "refused", "message": refused.reason},
+                                     refused.status) if self.path.startswith("/api/") \
+                else text_response(refused.reason, refused.status)
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True
             return

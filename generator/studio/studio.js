@@ -383,6 +383,7 @@ function cardPage() {
       const answer = await api(`/api/card/${encodeURIComponent(cardId)}/preview`,
         { values: current, locale, serial: mine });
       if (answer.status === 200 && !pending) show(answer.data, started);
+      else if (answer.status !== 200) say("error", `Not drawn: ${answer.data.message || answer.status}`);
     } catch (error) {
       say("error", "The studio does not answer (was pnp studio stopped?)");
     } finally {
