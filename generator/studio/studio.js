@@ -398,13 +398,35 @@ function cardPage() {
     faces.classList.toggle("stale", data.faces.length === 0);
     for (const face of data.faces) {
       let picture = faces.querySelector(`img[data-face="${face.side}"]`);
-      if (!picture) continue;
+      if (!picture) picture = newFace(faces, face);
       if (picture.getAttribute("src") !== face.url) {
         picture.dataset.requested = String(started);
         picture.src = face.url;
       }
     }
     showFindings(data.findings);
+  }
+
+  function newFace(faces, face) {
+    // a card that could not be drawn when the page was made gets its pictures now
+    const none = faces.querySelector(".undrawn");
+    if (none) none.remove();
+    const figure = document.createElement("figure");
+    figure.className = "face";
+    figure.dataset.side = face.side;
+    const frame = document.createElement("div");
+    frame.className = "pic";
+    const picture = document.createElement("img");
+    picture.dataset.face = face.side;
+    picture.width = face.width;
+    picture.height = face.height;
+    picture.alt = `${document.getElementById("card-title").textContent}, ${face.side}`;
+    const caption = document.createElement("figcaption");
+    caption.textContent = face.side;
+    frame.append(picture);
+    figure.append(frame, caption);
+    faces.append(figure);
+    return picture;
   }
 
   function showFindings(findings) {
