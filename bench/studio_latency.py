@@ -140,6 +140,9 @@ def screenshots(tab, url: str, folder: Path) -> None:
     area.scroll_into_view_if_needed()
     tab.screenshot(path=str(folder / "studio-translator.png"))
     tab.goto(f"{url}/")
+    tab.wait_for_function("() => Array.from(document.querySelectorAll('.thumb img'))"
+                          ".slice(0, 21).every(i => i.complete && i.naturalWidth > 0)",
+                          timeout=60_000)  # the thumbnails are drawn when first shown
     tab.screenshot(path=str(folder / "studio-card-list.png"))
     print(f"screenshots in {folder}")
 
