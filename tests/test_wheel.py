@@ -65,6 +65,9 @@ def test_the_wheel_carries_templates_licence_and_metadata(installed):
     shipped = {f"generator/builtin_templates/{p.relative_to(ROOT / 'templates').as_posix()}"
                for p in (ROOT / "templates").rglob("*") if p.is_file()}
     assert shipped and shipped <= names
+    # the studio's pages work offline: their script and style come from the package
+    assert {f"generator/studio/{name}" for name in ("studio.css", "common.js", "studio.js",
+                                                    "translate.js")} <= names
     assert meta["Name"] == "pnp-sheets" and meta["License-Expression"] == "MIT"
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
     classifiers = meta.get_all("Classifier")

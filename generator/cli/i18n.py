@@ -32,9 +32,9 @@ def _loaded_pack(pack: Path):
 
 
 def _messages(pack):
-    from generator.i18n.catalogs import pack_messages
+    from generator.i18n.catalogs import translated_messages
 
-    return pack_messages(pack, include_labels=pack.manifest.extends is None)
+    return translated_messages(pack)
 
 
 @i18n.command("extract")

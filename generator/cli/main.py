@@ -45,6 +45,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
                 "on."),
     "watch": ("generator.cli.proof:watch",
               "Serve the proof page on localhost and rebuild it on every save (Ctrl-C stops)."),
+    "studio": ("generator.cli.studio:studio",
+               "Edit PACK's cards and translations in the browser, each card redrawn as you "
+               "type."),
     "i18n": ("generator.cli.i18n:i18n",
              "Translation catalogs (gettext PO files in PACK/locales/)."),
     "schema": ("generator.cli.schema:schema",

@@ -158,6 +158,12 @@ def pack_messages(pack: Pack, include_labels: bool) -> list[Message]:
     return messages
 
 
+def translated_messages(pack: Pack) -> list[Message]:
+    """What a pack's catalogs hold: its cards' texts, and the templates' labels for a base
+    pack (an expansion prints the labels of its base game, translated in the base's catalog)."""
+    return pack_messages(pack, include_labels=pack.manifest.extends is None)
+
+
 def _entry(message: Message) -> polib.POEntry:
     file, _, line = message.where.partition(":")
     return polib.POEntry(msgctxt=message.context, msgid=message.source, msgstr="",
@@ -316,17 +322,17 @@ def target_locales(pack: Pack) -> list[str]:
     return [locale for locale in pack.manifest.locales if locale != pack.manifest.source_locale]
 
 
-def update(pack: Pack, messages: list[Message], locales: Iterable[str] | None = None
-           ) -> list[Path]:
-    """Bring each locale's PO in line with the messages as ``msgmerge --previous`` would: keep
-    translations, mark changed sources fuzzy with the previous text, obsolete vanished ones.
-    Every catalog is read before any is written, so a broken one stops the update whole."""
+def updated_catalogs(pack: Pack, messages: list[Message], locales: Iterable[str] | None = None
+                     ) -> dict[Path, polib.POFile]:
+    """Each locale's catalog brought in line with the messages as ``msgmerge --previous``
+    would (see :func:`update`), by the path it is written to; nothing is written. Every
+    catalog is read before any is made, so a broken one stops them all (FindingsError)."""
     pot = pack.root / "locales" / POT_NAME
     template = _template(pack, messages, _existing(pot))
     chosen = list(locales) if locales is not None else target_locales(pack)
     paths = {locale: pack.root / "locales" / f"{locale}.po" for locale in chosen}
     existing = {locale: _existing(path) for locale, path in paths.items()}
-    written: list[Path] = []
+    made: dict[Path, polib.POFile] = {}
     for locale, path in paths.items():
         old = existing[locale]
         catalog = polib.POFile()
@@ -341,8 +347,17 @@ def update(pack: Pack, messages: list[Message], locales: Iterable[str] | None = 
 
         for entry in merge_entries(old or [], template):
             catalog.append(entry)
-        written.append(write_catalog(catalog, path))
-    return written
+        made[path] = catalog
+    return made
+
+
+def update(pack: Pack, messages: list[Message], locales: Iterable[str] | None = None
+           ) -> list[Path]:
+    """Bring each locale's PO in line with the messages as ``msgmerge --previous`` would: keep
+    translations, mark changed sources fuzzy with the previous text, obsolete vanished ones.
+    Every catalog is read before any is written, so a broken one stops the update whole."""
+    return [write_catalog(catalog, path)
+            for path, catalog in updated_catalogs(pack, messages, locales).items()]
 
 
 class LocaleStatus(Struct, frozen=True):

@@ -92,6 +92,17 @@ class _Message:
 
     __slots__ = ("card", "context", "fuzzy", "source", "translated", "what", "where")
 
+    @classmethod
+    def typed(cls, source: str, translated: str | None, where: Location, what: str,
+              card: str | None, fuzzy: bool) -> _Message:
+        """A message whose translation is given, not looked up (one being typed)."""
+        message = cls.__new__(cls)
+        message.context, message.source, message.what, message.card = "", source, what, card
+        message.translated = None if fuzzy else translated  # a fuzzy entry does not print
+        message.fuzzy = translated if fuzzy else None
+        message.where = where
+        return message
+
     def __init__(self, context: str, source: str, localizer: Localizer, written: Location,
                  what: str, card: str | None) -> None:
         key = (context, source)
@@ -163,6 +174,16 @@ class _Checks:
                     f"of the glossary's forms ({', '.join(term.accepted)})", where, card,
                     locale))
         return findings
+
+
+def entry_findings(card_set: CardSet, localizer: Localizer, source: str,
+                   translated: str | None, where: Location, card: str | None, what: str,
+                   source_locale: str, glossary: Terms, fuzzy: bool = False,
+                   strict: bool = False) -> list[Finding]:
+    """What validate says of one message whose translation is ``translated``, where it stands
+    (the studio checks an entry as it is typed, with the checks validate makes)."""
+    message = _Message.typed(source, translated, where, what, card, fuzzy)
+    return _Checks(card_set, localizer, strict).message(message, source_locale, glossary)
 
 
 class _CardNames:
@@ -239,7 +260,7 @@ def _names(text: str, name: str) -> bool:
     return _name_pattern(name).search(folded(text)) is not None
 
 
-def _glyph_findings(text: str, where: Location, card: str | None, locale: str,
+def glyph_findings(text: str, where: Location, card: str | None, locale: str,
                     what: str, styles: tuple[str, ...] = ("regular", "bold")) -> list[Finding]:
     plain = _TOKEN.sub("", text)
     missing = sorted({ch for style in styles for ch in missing_glyphs(plain, style)})
@@ -268,7 +289,7 @@ def _printed_as_written(pack: Pack, locale: str, styles: tuple[str, ...]) -> lis
     for card in pack.cards:
         for key, text in _source_texts(card):
             if _lacks_glyphs(text, styles):
-                findings += _glyph_findings(text, card.source.of(key), card.id, locale,
+                findings += glyph_findings(text, card.source.of(key), card.id, locale,
                                             f"{card.kind} {key}", styles)
     return findings
 
@@ -285,7 +306,7 @@ def _not_shipped(pack: Pack, locale: str, strict: bool, labels: bool) -> Finding
         locale)
 
 
-def _glossary(pack: Pack, base: Pack, locale: str) -> Terms:
+def pack_glossary(pack: Pack, base: Pack, locale: str) -> Terms:
     """The glossary terms a pack's translation into ``locale`` keeps: its own, and its base
     game's when it is written in the base's language."""
     terms = load_glossary(pack.root, locale)
@@ -318,14 +339,14 @@ def check_locale(card_set: CardSet, game: Game, locale: str, strict: bool = Fals
             findings += _printed_as_written(pack, locale, styles)
             continue
         findings += read_glossary(pack.root).findings
-        glossary = _glossary(pack, base, locale)
+        glossary = pack_glossary(pack, base, locale)
         for card in pack.cards:
             for key, source in _source_texts(card):
                 message = _Message(field_context(card.id, key), source, localizer,
                                    card.source.of(key), f"{card.kind} {key}", card.id)
                 findings += checks.message(message, manifest.source_locale, glossary)
                 printed = message.translated or source
-                findings += _glyph_findings(printed, message.where if message.translated
+                findings += glyph_findings(printed, message.where if message.translated
                                             else card.source.of(key), card.id, locale,
                                             message.what, styles)
     if labels_translated:
@@ -348,7 +369,7 @@ def _label_findings(game: Game, checks: _Checks, base: Pack, styles: tuple[str, 
     folder = data_template_folder(game.name)
     labels_file = Location(f"templates/{game.name}/labels.yaml" if folder is None
                            else display_path(folder / "labels.yaml"), 1, 1)
-    glossary = _glossary(base, base, checks.locale)
+    glossary = pack_glossary(base, base, checks.locale)
     written = label_locations(game.name)
     found: list[Finding] = []
     for label in label_messages(game.name):
@@ -357,7 +378,7 @@ def _label_findings(game: Game, checks: _Checks, base: Pack, styles: tuple[str, 
                            None)
         found += checks.message(message, base.manifest.source_locale, glossary)
         if message.translated:
-            found += _glyph_findings(message.translated, message.where, None, checks.locale,
+            found += glyph_findings(message.translated, message.where, None, checks.locale,
                                      message.what, styles)
     return found
 

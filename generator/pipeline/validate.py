@@ -13,6 +13,7 @@ from generator.core.findings import Finding, error, warning
 from generator.core.limits import MAX_CARDS, MAX_COPIES
 from generator.core.location import Location, display_path
 from generator.load.packfiles import MANIFEST_NAME
+from generator.load.yamldoc import YamlDocument
 from generator.model.cards import CardSet, Pack
 from generator.model.deck import pack_deck_findings
 from generator.model.game import Game
@@ -27,6 +28,9 @@ class Validation(Struct):
     card_set: CardSet | None
     game: Game | None
     findings: list[Finding] = field(default_factory=list)
+    #: every document the packs' files were read into, by file name as findings show it (the
+    #: studio edits cards from them, those that failed their schema too)
+    documents: dict[str, YamlDocument] = field(default_factory=dict)
 
 
 def _loaded(load: PackLoad, fallback: Game) -> crosspack.LoadedPack:
@@ -101,13 +105,15 @@ def validate(base: Path, expansions: tuple[Path, ...] = (),
 def _validate(base: Path, expansions: tuple[Path, ...],
               on_card_set: CardSetReady | None) -> Validation:
     base_load = load_pack(base)
-    result = Validation(card_set=None, game=base_load.game, findings=list(base_load.findings))
+    result = Validation(card_set=None, game=base_load.game, findings=list(base_load.findings),
+                        documents=dict(base_load.documents))
     expansion_loads: list[PackLoad] = []
     distinct, repeated = _distinct_packs(base, expansions)
     result.findings.extend(repeated)
     for path in distinct:
         load = load_pack(path, base_load.game)
         result.findings.extend(load.findings)
+        result.documents.update(load.documents)
         if load.pack is not None and base_load.pack is not None:
             result.findings.extend(crosspack.expansion_fits(base_load.pack.manifest,
                                                             load.pack.manifest))

@@ -21,7 +21,7 @@ from generator.cache.usercache import FileDigests, file_digest
 from generator.core.limits import FILE_BYTES
 from generator.layout.engine import FaceLayout
 from generator.layout.ops import flat_ops
-from generator.render.cardpdf import write_card_pdf
+from generator.render.cardpdf import card_pdf_bytes, plain_frame
 
 DPI = 150  # sharp on a high-density laptop screen at the page's default card width
 MIN_WIDTH_PX = 390  # small faces (counters) get more dots, so that they stay sharp enlarged
@@ -140,32 +140,31 @@ def picture_size_px(width_mm: float, height_mm: float, bleed_mm: float) -> tuple
 
 
 def render_pictures(faces: Mapping[str, FaceLayout], bleed_mm: float,
-                    store: PictureStore) -> int:
+                    store: PictureStore, compress: bool = True) -> int:
     """Render the faces ``store`` does not hold yet; returns how many were rendered.
 
-    The new faces go into one temporary PDF of lone card pages (the same pages ``pnp export``
-    writes), which pdfium then renders page by page."""
+    The new faces go into one PDF of lone card pages (the same pages ``pnp export`` writes),
+    made in memory, which pdfium then renders page by page. ``compress``: deflate the PDF's
+    streams (the studio's live pictures, drawn once and dropped, are drawn sooner without)."""
     import pypdfium2
 
     missing = [(name, faces[name]) for name in sorted(faces) if not store.has(name)]
     if not missing:
         return 0
-    with tempfile.TemporaryDirectory(prefix="pnp-proof-") as scratch:
-        pdf_path = Path(scratch) / "faces.pdf"
-        write_card_pdf(pdf_path, [face for _, face in missing], bleed_mm, title="pnp proof")
-        document = pypdfium2.PdfDocument(pdf_path)
-        try:
-            for index, (name, face) in enumerate(missing):
-                page = document[index]
-                scale = dots_per_inch(face.width_mm, bleed_mm) / 72
-                # a rounded card's corners stay transparent, as in its PNG export
-                clear = (255, 255, 255, 0) if face.corner_radius_mm > 0 else \
-                    (255, 255, 255, 255)
-                image = page.render(scale=scale, fill_color=clear).to_pil()
-                page.close()
-                buffer = io.BytesIO()
-                image.save(buffer, "PNG", compress_level=3)
-                store.put(name, buffer.getvalue())
-        finally:
-            document.close()
+    data = card_pdf_bytes([(face, plain_frame(face.width_mm, face.height_mm, bleed_mm))
+                           for _, face in missing], "pnp proof", compress)
+    document = pypdfium2.PdfDocument(data)
+    try:
+        for index, (name, face) in enumerate(missing):
+            page = document[index]
+            scale = dots_per_inch(face.width_mm, bleed_mm) / 72
+            # a rounded card's corners stay transparent, as in its PNG export
+            clear = (255, 255, 255, 0) if face.corner_radius_mm > 0 else (255, 255, 255, 255)
+            image = page.render(scale=scale, fill_color=clear).to_pil()
+            page.close()
+            buffer = io.BytesIO()
+            image.save(buffer, "PNG", compress_level=3)
+            store.put(name, buffer.getvalue())
+    finally:
+        document.close()
     return len(missing)

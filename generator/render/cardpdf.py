@@ -83,9 +83,11 @@ def card_page_size_mm(face: FaceLayout, bleed_mm: float) -> tuple[float, float]:
 class CardPdf:
     """One PDF of lone card faces, a page each (all sides of one card, or a whole deck)."""
 
-    def __init__(self, target: Path | BinaryIO, title: str) -> None:
+    def __init__(self, target: Path | BinaryIO, title: str, compress: bool = True) -> None:
+        """``compress``: deflate the page and font streams (a picture drawn from the PDF at
+        once and dropped need not: it is drawn sooner without)."""
         self.canvas = Canvas(target if not isinstance(target, Path) else str(target),
-                             invariant=1, pageCompression=1,
+                             invariant=1, pageCompression=1 if compress else 0,
                              initialFontName=font_name("regular"), initialFontSize=8)
         self.canvas.setTitle(title)
         self.canvas.setAuthor("pnp")
@@ -137,10 +139,11 @@ def write_card_pdf(path: Path, faces: Iterable[FaceLayout], bleed_mm: float,
     return document.pages
 
 
-def card_pdf_bytes(pages: Iterable[tuple[FaceLayout, CardFrame]], title: str) -> bytes:
+def card_pdf_bytes(pages: Iterable[tuple[FaceLayout, CardFrame]], title: str,
+                   compress: bool = True) -> bytes:
     """The same pages in memory, for rendering to pictures without a file in between."""
     buffer = BytesIO()
-    document = CardPdf(buffer, title)
+    document = CardPdf(buffer, title, compress)
     for face, frame in pages:
         document.add_framed(face, frame)
     document.save()

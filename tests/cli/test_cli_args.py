@@ -37,6 +37,7 @@ OPTIONS = {
     ("calibrate",): "--paper --duplex --out",
     ("preview",): "--with --locale --out",
     ("watch",): "--with --locale --port",
+    ("studio",): "--with --locale --port",
     ("i18n", "extract"): "",
     ("i18n", "update"): "--locale",
     ("i18n", "status"): "--with --format -v --verbose",
@@ -144,7 +145,8 @@ def test_the_help_lists_every_command_and_its_choices_and_defaults(capsys, in_pr
     code, out, _ = run_main(capsys, "--help")
     assert code == 0
     assert section(out, "Commands") == ["validate", "build", "export", "preflight", "tuckbox",
-                                        "calibrate", "preview", "watch", "i18n", "schema", "new",
+                                        "calibrate", "preview", "watch", "studio", "i18n",
+                                        "schema", "new",
                                         "rules", "completion"]
     assert "new         Write a small, complete starter game defined in data into a new\n" \
            "              FOLDER.\n" in out  # the whole sentence, wrapped, never cut short
