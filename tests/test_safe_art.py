@@ -330,6 +330,15 @@ def test_the_verdict_is_kept_and_a_warm_validate_imports_no_svglib(pack, tmp_pat
     assert not {"svglib", "svglib.svglib", "lxml.etree", "reportlab.graphics"} & warm_imports
 
 
+def test_pnp_s_own_art_is_not_drawn_at_validate(tmp_path):
+    """The built-in games' art ships inside pnp, whose tests build it: validating cwnb with
+    an empty cache keeps its start-up time (no svglib, no verdict kept)."""
+    result, imports = _validate_importing(ROOT / "cards" / "cwnb", tmp_path / "cache")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert not {"svglib", "svglib.svglib"} & imports
+    assert not list(tmp_path.rglob("*.verdict"))
+
+
 def test_a_kept_verdict_names_the_file_that_has_it(pack):
     """Verdicts are kept by content: two files of the same content each get their own
     name in their finding."""

@@ -26,6 +26,7 @@ from msgspec import Struct
 from PIL import Image as PILImage
 
 from generator.cache.usercache import entry_name, read_entry, user_cache_folder, write_entry
+from generator.core.errors import MissingResource
 from generator.core.limits import (
     MAX_PIXELS,
     MAX_SVG_FILE_DEPTH,
@@ -34,6 +35,7 @@ from generator.core.limits import (
 )
 from generator.load.packfiles import named_file_refusal, read_named_file
 from generator.load.svgrefs import classify, pack_folder
+from generator.runtime.resources import builtin_templates_root
 from generator.svgdraw import ART_FOLDER, Recolor, Undrawable, drawing, record
 
 RASTER_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".webp"})
@@ -162,7 +164,7 @@ def art_info(path: Path, kind: str = "image") -> ArtInfo:
     """Read an art file's header (raster) or an SVG's size and references, and that it draws
     (:func:`_drawing_problem`); raises ArtProblem."""
     info = _checked(path, kind)
-    if info.vector:
+    if info.vector and not _pnp_own(path):
         problem = _drawing_problem(path, info.digest)
         if problem is not None:
             raise undrawable(path, problem)
@@ -418,6 +420,16 @@ def _svg_drawing(path: Path, color: str | None, recolor: Recolor):
 
 
 # --- the verdict: an SVG that validates also draws ------------------------------------------
+
+def _pnp_own(path: Path) -> bool:
+    """Art shipped inside pnp (the built-in games' templates) is pnp's, not a pack's: its tests
+    build every shipped pack with it, so validating a built-in game's pack draws nothing (and
+    imports no svglib) even with an empty cache."""
+    try:
+        return path.is_relative_to(builtin_templates_root())
+    except MissingResource:
+        return False
+
 
 _VERDICT_MAGIC = b"pnp-svg-verdict 1\n"
 _VERDICT_BYTES = 64 * 1024
