@@ -24,7 +24,9 @@ Attack classes of issue 24: SVG references out of the pack (``svg-outside``), em
 (``svg-raster``: data URIs, pictures of the pack, cut short, of many pixels), workbook XML
 (``xlsx-xml``: long tokens, shared strings, styles, malformed parts), CEL nesting in a data
 game's rules (``cel``) and catalog charsets (``po-charset``: a charset the bytes contradict, no
-text encoding, duplicates, a hundred thousand obsolete entries).
+text encoding, duplicates, a hundred thousand obsolete entries); and SVG attribute values
+(``svg-values``: garbage lengths, colours, transforms, paths and CSS on the file's elements or on
+nested ones), which must be a finding at validate or draw in build, preview and export.
 
 ``python tests/fuzzing.py --cases 3000 --jobs 2`` (``make fuzz``) prints the table; ``make test``
 runs a few dozen cases through the same code (tests/test_fuzz.py). A failing case is replayed
@@ -356,6 +358,132 @@ def attack_svg(data: bytes, rng: random.Random) -> bytes:
     return (head + ">" + body + "</svg>\n").encode()
 
 
+#: garbage for an SVG attribute, by what the attribute holds (each list also has good values,
+#: so that the garbage sits among values svglib takes)
+SVG_LENGTHS = ("abc", "", " ", "-1", "0", "-0", "1e-320", "1e11", "NaN", "10%", "1em", "3ex",
+               "2mm", "1 2", "1,2", "--1", "+", ".", "1e", "12ab", "5px5", "0x10", "calc(1px)",
+               "1_000", "\u0661\u0662", "7", "2.5", "1e2", "-1e5", "1e-9")
+SVG_COLOURS = ("#zzz", "#12345", "#", "rgb(1,2)", "rgb(300,-1,2)", "rgb(1%,x,3)",
+               "rgba(1,2,3,x)", "hsl(1,2,3)", "hsl(a)", "cmyk(1,2)", "notacolor", "url(#nope)",
+               "url(", "url(#zg) #f00", "currentColor", "inherit", "transparent", "var(--x)",
+               "icc-color(x)", "#ff000080", "red", "none", "#1f2a33")
+SVG_TRANSFORMS = ("scale(", "scale()", "matrix(1 2)", "rotate(nan)", "translate(1e11 1)",
+                  "skewX(90)", "skewY(-90)", "scale(0)", "scale(1e-300)", "scale(1e9)",
+                  "matrix(0 0 0 0 0 0)", "matrix(1 1 1 1 0 0)", "foo(1)", "rotate(1,2)",
+                  "translate()", "scale(1 2 3)", "rotate(45 x y)", "translate(5,5) scale(2)",
+                  "matrix(1,0,0,1,0,0)x", "rotate(30)", "scale(-1 1)", "translate(1e5)")
+SVG_PATHS = ("M", "M 0 0 L", "M0 0 A 1 1 0 2 2 5 5", "1 2 3", "Z", "M0 0 L1e11 0", "M0,0 H",
+             "M0 0 Q", "M0 0 C 1 1", "m 1 1 l -2 -2 z", "M0 0 L5 5 X 9", "M0 0 A 0 0 0 0 0 1 1")
+SVG_POINTS = ("", "1", "1 2 3", "a b", "1,2,3,4,5", "0 0 1e11 0", "0 0 10 10 20 0")
+SVG_WORDS = ("foo", "", "inherit", "round", "miter", "evenodd", "middle", "bold", "900", "x")
+SVG_OTHER = {
+    "stroke-dasharray": ("-1", "0 0", "a b", "1e11", "1,,2", "none", "5 x", "3 1 2"),
+    "opacity": ("2", "-1", "abc", "50%", "", "0.5"), "fill-opacity": ("x", "-3", "0.2"),
+    "stroke-opacity": ("1e9", "x"), "stop-opacity": ("x", "2"), "offset": ("abc", "150%", "-1"),
+    "viewBox": ("0 0 0 0", "a b c d", "0 0 -1 -1", "0 0 10", "0,0,10,10"),
+    "preserveAspectRatio": ("foo", "xMidYMid slice", "none bar"),
+    "font-family": ("", "Nope", "'x", "serif"), "clip-path": ("url(#nope)", "url(", "#zc"),
+    "href": ("#nope", "#", "", "#zz"), "d": SVG_PATHS, "points": SVG_POINTS,
+}
+SVG_LENGTH_ATTRIBUTES = ("x", "y", "width", "height", "rx", "ry", "r", "cx", "cy", "x1", "x2",
+                         "y1", "y2", "fx", "fy", "dx", "dy", "stroke-width", "font-size",
+                         "stroke-dashoffset", "stroke-miterlimit")
+SVG_COLOUR_ATTRIBUTES = ("fill", "stroke", "color", "stop-color")
+SVG_TRANSFORM_ATTRIBUTES = ("transform", "gradientTransform", "patternTransform")
+SVG_WORD_ATTRIBUTES = ("stroke-linejoin", "stroke-linecap", "fill-rule", "clip-rule",
+                       "text-anchor", "font-weight", "font-style", "display", "visibility")
+_START_TAG = re.compile(r'<([A-Za-z][\w:.-]*)((?:\s+[\w:.-]+\s*=\s*(?:"[^"]*"|\'[^\']*\'))*)'
+                        r"\s*(/?)>")
+
+
+def _garbage(rng: random.Random) -> tuple[str, str]:
+    """An attribute and a value for it: mostly garbage of the kind it holds, sometimes of
+    another kind."""
+    kind = rng.random()
+    if kind < 0.35:
+        name, values = rng.choice(SVG_LENGTH_ATTRIBUTES), SVG_LENGTHS
+    elif kind < 0.55:
+        name, values = rng.choice(SVG_COLOUR_ATTRIBUTES), SVG_COLOURS
+    elif kind < 0.7:
+        name, values = rng.choice(SVG_TRANSFORM_ATTRIBUTES), SVG_TRANSFORMS
+    elif kind < 0.8:
+        name, values = rng.choice(SVG_WORD_ATTRIBUTES), SVG_WORDS
+    else:
+        name = rng.choice(sorted(SVG_OTHER))
+        values = SVG_OTHER[name]
+    if rng.random() < 0.1:  # a value of another kind
+        values = rng.choice([SVG_LENGTHS, SVG_COLOURS, SVG_TRANSFORMS, SVG_PATHS, SVG_WORDS])
+    return name, rng.choice(values)
+
+
+def _attributes(rng: random.Random, count: int) -> str:
+    chosen = dict(_garbage(rng) for _ in range(count))
+    if rng.random() < 0.25:  # as CSS, where svglib reads it too
+        style = ";".join(f"{name}:{value}" for name, value in chosen.items())
+        return f' style="{style}"'
+    return "".join(f' {name}="{value}"' for name, value in chosen.items())
+
+
+#: elements nested into an SVG, with the good attributes that make them draw something
+SVG_NEW_ELEMENTS = (
+    '<rect width="20" height="10"{a}/>', '<circle cx="10" cy="10" r="5"{a}/>',
+    '<ellipse cx="10" cy="10" rx="5" ry="3"{a}/>', '<line x1="0" y1="0" x2="9" y2="9" '
+    'stroke="#000"{a}/>', '<polyline points="0 0 5 5 9 0"{a}/>',
+    '<polygon points="0 0 5 5 9 0"{a}/>', '<path d="M0 0 L9 9 Z"{a}/>',
+    '<text x="2" y="9"{a}>ab<tspan dx="1"{b}>c</tspan></text>',
+    '<g{a}><rect width="9" height="9"{b}/></g>',
+    '<defs><linearGradient id="zg"{a}><stop offset="0" stop-color="#f00"{b}/>'
+    '<stop offset="1" stop-color="#00f"/></linearGradient></defs>'
+    '<rect width="30" height="20" fill="url(#zg)"/>',
+    '<defs><radialGradient id="zr"{a}><stop offset="0.5" stop-color="#0f0"{b}/>'
+    '</radialGradient></defs><circle r="9" cx="9" cy="9" fill="url(#zr)"/>',
+    '<defs><clipPath id="zc"><rect width="9" height="9"{a}/></clipPath></defs>'
+    '<g clip-path="url(#zc)"><circle r="20"{b}/></g>',
+    '<defs><g id="zz"><path d="M0 0 L5 5"{a}/></g></defs><use href="#zz"{b}/>',
+    '<symbol id="zs" viewBox="0 0 10 10"{a}><rect width="5" height="5"/></symbol>'
+    '<use href="#zs" width="9" height="9"{b}/>',
+    '<svg x="1" y="1" width="10" height="10"{a}><rect width="5" height="5"{b}/></svg>',
+)
+
+
+def _last_of_each(tag: re.Match) -> str:
+    """A start tag with each attribute once (the garbage, written last, wins): well-formed."""
+    found = dict(re.findall(r'([\w:.-]+)\s*=\s*("[^"]*"|\'[^\']*\')', tag[2]))
+    return f"<{tag[1]}" + "".join(f" {k}={v}" for k, v in found.items()) + f"{tag[3]}>"
+
+
+def attack_svg_values(data: bytes, rng: random.Random) -> bytes:
+    """Well-formed SVG whose attribute values are garbage: lengths, colours, transforms, paths,
+    dash arrays, CSS, on the file's own elements or on elements nested into them (groups,
+    gradients, clip paths, symbols, text). What svglib cannot draw must be a finding at
+    validate, and whatever validates must build, preview and export."""
+    text = data.decode("utf-8", "replace")
+    head, closed, body = text.partition(">")
+    if not closed or "<svg" not in head:
+        return mutate_bytes(data, rng)
+    for _ in range(rng.randint(1, 4)):
+        tags = list(_START_TAG.finditer(body))
+        if tags and rng.random() < 0.6:  # an element of the file gets a garbage value
+            tag = rng.choice(tags)
+            name, value = _garbage(rng)
+            kept = re.sub(rf'\s{re.escape(name)}\s*=\s*("[^"]*"|\'[^\']*\')', "", tag[2])
+            body = (body[:tag.start()] + f'<{tag[1]}{kept} {name}="{value}"{tag[3]}>'
+                    + body[tag.end():])
+            continue
+        element = _START_TAG.sub(_last_of_each, rng.choice(SVG_NEW_ELEMENTS).format(
+            a=_attributes(rng, rng.randint(1, 3)), b=_attributes(rng, rng.randint(0, 2))))
+        for _ in range(rng.choice([0, 0, 1, 3])):  # inside groups that move it
+            element = f'<g transform="{rng.choice(SVG_TRANSFORMS)}">{element}</g>'
+        openers = [t.end() for t in tags if not t[3]] or [0]
+        at = rng.choice([0, *openers])
+        body = body[:at] + element + body[at:]
+    if rng.random() < 0.15:  # a style sheet with garbage values
+        name, value = _garbage(rng)
+        selector = rng.choice(["rect", "path", "*", "g", "circle", "text"])
+        body = f"<style>{selector} {{ {name}: {value} }}</style>" + body
+    return (head + ">" + body).encode()
+
+
 def _png_bytes(side: int, color: tuple[int, int, int] = (3, 250, 3), cut: bool = False) -> bytes:
     import io
 
@@ -553,7 +681,7 @@ def attack_add(pack: Path, source: Source, rng: random.Random) -> str:
     elif what == "icon":
         icons = sorted((pack / "icons").glob("*.svg"))
         original = icons[0].read_bytes() if icons else b'<svg width="9" height="9"/>'
-        mutator = rng.choice([mutate_bytes, attack_svg, attack_svg])
+        mutator = rng.choice([mutate_bytes, attack_svg, attack_svg, attack_svg_values])
         (pack / "icons").mkdir(exist_ok=True)
         (pack / "icons" / "zz-added.svg").write_bytes(mutator(original, rng))
     else:
@@ -640,7 +768,8 @@ def make_case(seed: int, number: int, sources: list[Source]) -> tuple[Case, rand
     elif kind == "table":
         attack = rng.choice(["bytes", "table", "table", "xlsx", "xlsx-xml"])
     elif kind == "image" and target.endswith(".svg"):
-        attack = rng.choice(["bytes", "svg", "svg", "svg-outside", "svg-outside", "svg-raster"])
+        attack = rng.choice(["bytes", "svg", "svg", "svg-outside", "svg-outside", "svg-raster",
+                             "svg-values", "svg-values"])
     else:
         attack = "bytes"
     case = Case(number, source.folder.name, kind, target, attack)
@@ -656,6 +785,13 @@ def _command(source: Source, kind: str, rng: random.Random, attack: str = "") ->
     if attack in {"svg-outside", "svg-raster"} and roll < 0.5:  # what reaches an output
         if roll < 0.1:
             return ["preview", pack, *extra, "--locale", locale, "--out", "{out}"]
+        return ["build", pack, *extra, "--locale", locale, "--out", "{out}", "-q"]
+    if attack == "svg-values" and roll < 0.7:  # what validates must draw, in every output
+        if roll < 0.15:
+            return ["preview", pack, *extra, "--locale", locale, "--out", "{out}"]
+        if roll < 0.35:
+            return ["export", pack, *extra, "--locale", locale, "--to",
+                    rng.choice(["card-pdf", "png", "tts"]), "--out", "{out}", "-q"]
         return ["build", pack, *extra, "--locale", locale, "--out", "{out}", "-q"]
     if attack == "po-charset" and roll < 0.4:
         return ["i18n", rng.choice(["status", "update", "update"]), "{pack}"]
@@ -709,7 +845,7 @@ def materialize(case: Case, rng: random.Random, sources: dict[str, Source],
         mutator: Callable[[bytes, random.Random], bytes] = {
             "bytes": mutate_bytes, "yaml": mutate_yaml, "yaml-attack": attack_yaml,
             "po": attack_po, "table": attack_table, "svg": attack_svg, "cel": attack_cel,
-            "po-charset": attack_po_charset}[case.attack]
+            "po-charset": attack_po_charset, "svg-values": attack_svg_values}[case.attack]
         target.write_bytes(mutator(target.read_bytes(), rng))
     for secret in outside.iterdir():  # read by anyone, its access time moves past its mtime
         info = secret.lstat()
@@ -864,7 +1000,7 @@ def classify(outcome: Outcome, status: int, timed_out: bool, out: str, err: str,
     elif code == 2 and not err.strip():
         classes.append("exit-code")
         outcome.detail = "exit 2 without a message"
-    elif code == 2 and "cannot be drawn" in err:
+    elif code == 2 and ("cannot be drawn" in err or outcome.case.attack == "svg-values"):
         classes.append("exit-code")
         outcome.detail = f"an SVG that validated could not be drawn: {err[-300:]}"
     leaked = _leaked(work / "out") or _read_outside(work / "outside")

@@ -51,7 +51,7 @@ def test_whole_runs_on_attacked_packs_end_cleanly():
     assert {o.exit_code for o in outcomes} >= {0, 1}
 
 
-NEW_CLASSES = ("svg-outside", "svg-raster", "xlsx-xml", "cel", "po-charset")
+NEW_CLASSES = ("svg-outside", "svg-raster", "xlsx-xml", "cel", "po-charset", "svg-values")
 
 
 def _first_cases(seed: int, attacks: tuple[str, ...], each: int) -> list[int]:
@@ -68,8 +68,8 @@ def _first_cases(seed: int, attacks: tuple[str, ...], each: int) -> list[int]:
 
 
 def test_the_attack_classes_of_issue_24_end_cleanly():
-    """Outside references, embedded pictures, workbook XML, CEL nesting, charsets: two cases
-    of each from the ``make fuzz`` campaign (seed 13)."""
+    """Outside references, embedded pictures, workbook XML, CEL nesting, charsets, SVG
+    attribute values: two cases of each from the ``make fuzz`` campaign (seed 13)."""
     outcomes = fuzzing.campaign(seed=13, numbers=_first_cases(13, NEW_CLASSES, 2), jobs=1)
     failures = [(o.case.number, o.classes, o.case.attack, o.case.command, o.detail)
                 for o in outcomes if o.classes]
@@ -79,11 +79,11 @@ def test_the_attack_classes_of_issue_24_end_cleanly():
 
 def test_the_campaign_sees_a_leak(monkeypatch):
     """With pnp's reference check and svglib's reference root both taken away, the campaign's
-    case 183 (seed 13: a build of an SVG naming the files beside the pack) prints their bytes,
+    case 1401 (seed 13: a build of an SVG naming the files beside the pack) prints their bytes,
     and the leak class says so."""
     from generator.load import art
 
     monkeypatch.setattr(art, "_follow", lambda *_: None)
     monkeypatch.setattr(art, "pack_folder", lambda path: Path("/"))  # all is inside
-    [outcome] = fuzzing.campaign(seed=13, numbers=[183], jobs=1)
+    [outcome] = fuzzing.campaign(seed=13, numbers=[1401], jobs=1)
     assert outcome.case.attack == "svg-outside" and outcome.classes == ["leak"], outcome

@@ -2,15 +2,20 @@
 
 Raster art (PNG, JPEG, WebP) is read through Pillow with its decompression-bomb guard on: its
 header, then a cheap pass over the data so that a file cut short is caught here. An SVG's size
-comes from its root element (:mod:`generator.load.svgsize`); only layout and render turn it into
-vectors with svglib (:func:`svg_drawing`). Every problem is a short
+comes from its root element (:mod:`generator.load.svgsize`), and its drawing is attempted once
+(:func:`generator.svgdraw.drawing`, as the renderer draws it): the verdict, that it draws or
+what svglib or ReportLab said, is kept in the cache layer by the file's content (with the files
+it uses) and the key recipe (every library's version), so that validate, build, preview and
+export take the same decision and a warm run imports no svglib. Every problem is a short
 sentence that the caller turns into a finding on the card field (or template) that named the
 file, so a designer reads "art/dragon.png: no such file" next to the card that wants it.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
+import json
 import os
 import warnings
 from collections.abc import Sequence
@@ -20,15 +25,18 @@ from pathlib import Path
 from msgspec import Struct
 from PIL import Image as PILImage
 
+from generator.cache.usercache import entry_name, read_entry, user_cache_folder, write_entry
+from generator.core.errors import MissingResource
 from generator.core.limits import (
     MAX_PIXELS,
     MAX_SVG_FILE_DEPTH,
     PACK_PIXELS_FLOOR,
     PACK_PIXELS_PER_BYTE,
 )
-from generator.core.terminal import quiet_library_logs
 from generator.load.packfiles import named_file_refusal, read_named_file
 from generator.load.svgrefs import classify, pack_folder
+from generator.runtime.resources import builtin_templates_root
+from generator.svgdraw import ART_FOLDER, Recolor, Undrawable, drawing, record
 
 RASTER_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".webp"})
 VECTOR_SUFFIXES = frozenset({".svg"})
@@ -49,6 +57,8 @@ class ArtInfo(Struct, frozen=True, gc=False):
     #: an SVG's drawing work with the files it uses: copies through ``<use>``, path characters
     copies: int = 0
     path_chars: int = 0
+    #: an SVG's content with the files it uses (SHA-256): what its drawing depends on
+    digest: bytes = b""
 
     @property
     def aspect(self) -> float:
@@ -151,7 +161,20 @@ def resolve_first(roots: Sequence[Path], src: str) -> Path:
 
 @cache
 def art_info(path: Path, kind: str = "image") -> ArtInfo:
-    """Read an art file's header (raster) or drawing (SVG); raises ArtProblem."""
+    """Read an art file's header (raster) or an SVG's size and references, and that it draws
+    (:func:`_drawing_problem`); raises ArtProblem."""
+    info = _checked(path, kind)
+    if info.vector and not _pnp_own(path):
+        problem = _drawing_problem(path, info.digest)
+        if problem is not None:
+            raise undrawable(path, problem)
+    return info
+
+
+@cache
+def _checked(path: Path, kind: str = "image") -> ArtInfo:
+    """An art file's header (raster) or an SVG's size and references, checked without
+    drawing it; raises ArtProblem."""
     suffix = path.suffix.lower()
     if suffix not in RASTER_SUFFIXES | VECTOR_SUFFIXES:
         raise ArtProblem("art-unreadable", f"'{path.name}' is not PNG, JPEG, WebP or SVG")
@@ -283,15 +306,21 @@ def _svg_info(path: Path, data: bytes) -> ArtInfo:
     except SvgSizeError as exc:
         raise ArtProblem(exc.code, f"'{path.name}' is not a readable SVG: {exc}") from None
     copies, path_chars = facts.copies, facts.path_chars
+    digest = hashlib.sha256(data)
     if facts.references:
         root = pack_folder(path)
         _CHECKING.append(path)
         try:
             for reference in facts.references:
                 used = _follow(path, root, reference)
-                if used is not None:
+                if used is None:
+                    continue
+                if used.vector:
                     copies += 1 + used.copies
                     path_chars += used.path_chars
+                    digest.update(used.digest)
+                else:  # a picture of the pack that the drawing shows
+                    digest.update(hashlib.sha256(read_art(used.path)).digest())
         finally:
             _CHECKING.pop()
         try:
@@ -300,12 +329,15 @@ def _svg_info(path: Path, data: bytes) -> ArtInfo:
             raise ArtProblem(exc.code, f"'{path.name}' is not a readable SVG: {exc} (with the "
                              "files it uses)") from None
     return ArtInfo(path, facts.width, facts.height, vector=True,
-                   tintable=b"currentColor" in data, copies=copies, path_chars=path_chars)
+                   tintable=b"currentColor" in data, copies=copies, path_chars=path_chars,
+                   digest=digest.digest())
 
 
 def _follow(path: Path, root: Path, reference) -> ArtInfo | None:
-    """Check one reference of the SVG ``path``: None when it draws no other SVG file, else that
-    file's info (its work adds to the drawing's). Raises ArtProblem saying where it is."""
+    """Check one reference of the SVG ``path``: None when it names no other file, else that
+    file's info (an SVG's work adds to the drawing's; what either holds is part of the
+    drawing). Raises ArtProblem saying where it is. The file is checked, not drawn: it is drawn
+    as part of ``path``."""
     where = f"'{path.name}' line {reference.line}: " if reference.line else f"'{path.name}': "
     found = classify(reference.value, reference.element, path, root, reference.css)
     if found.kind == "refused":
@@ -334,10 +366,9 @@ def _follow(path: Path, root: Path, reference) -> ArtInfo | None:
         raise ArtProblem("art-unreadable", f"{where}'{found.path.name}' leads back to itself "
                          f"or uses files more than {MAX_SVG_FILE_DEPTH} deep")
     try:
-        used = art_info(target)
+        return _checked(target)
     except ArtProblem as problem:
         raise ArtProblem(problem.code, f"{where}it uses {problem.message}") from None
-    return used if used.vector else None
 
 
 def _embedded_picture(data: bytes, svg: Path, where: str) -> None:
@@ -360,109 +391,86 @@ def _check_raster(image: PILImage.Image, shown: str) -> None:
                          f"({str(exc)[:80] or type(exc).__name__})") from None
 
 
-Recolor = tuple[tuple[str, str], ...]  # ("#rrggbb" drawn in the SVG, "#rrggbb" printed)
-#: what ``currentColor`` resolves to while a drawing is parsed, so that the colour it is painted
-#: is set after any of the file's own colours are repainted, not repainted with them
-_CURRENT = "#fe01fd"
-
-
-def _converter(color: str | None, recolor: Recolor):
-    """svglib's colour hook: ``currentColor`` becomes ``color``, each of the drawing's own colours
-    named in ``recolor`` its target, the rest stays as drawn."""
-    from reportlab.lib.colors import HexColor
-
-    targets = {source.lower(): HexColor(target) for source, target in recolor}
-    if color is not None:
-        targets[_CURRENT] = HexColor(color)
-
-    def convert(found):
-        hexval = getattr(found, "hexval", None)
-        return targets.get("#" + hexval()[2:].lower(), found) if hexval else found
-
-    return convert
-
-
-@cache
 def svg_drawing(path: Path, color: str | None = None, recolor: Recolor = ()):
     """The SVG as a ReportLab drawing (vectors), its ``currentColor`` painted ``color`` when one
     is given (as if the root element said ``color="..."``) and each of its own colours named in
-    ``recolor`` replaced; raises ArtProblem when svglib cannot read it."""
-    from svglib.svglib import SvgRenderer, load_svg_file
-
-    quiet_library_logs()  # svglib logs what it skips; validation has said what matters
-    art_info(path)  # the checks validate made, references first: one decision for both
-    text = read_art(path, "image")
-    if b"<!ENTITY" in text or b"<!entity" in text:
-        raise ArtProblem("art-unreadable", f"'{path.name}' declares XML entities; "
-                         "pnp reads plain SVG only")
+    ``recolor`` replaced; raises ArtProblem when it cannot be drawn."""
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            root = load_svg_file(io.BytesIO(text))  # the bytes read above, not the path again
-            if root is not None and color is not None:
-                root.set("color", _CURRENT)
-            # svglib refuses by itself any reference leading out of the pack folder
-            renderer = SvgRenderer(str(path), external_reference_root=str(pack_folder(path)),
-                                   color_converter=_converter(color, recolor)
-                                   if color is not None or recolor else None)
-            drawing = renderer.render(root) if root is not None else None
-            if drawing is not None:
-                _drop_vanished(drawing)
-    except Exception as exc:  # svglib raises whatever its XML and CSS parsers raise
-        raise ArtProblem("art-unreadable", f"'{path.name}' is not a readable SVG "
-                         f"({type(exc).__name__})") from None
-    if drawing is None or not drawing.width or not drawing.height:
-        raise ArtProblem("art-unreadable", f"'{path.name}' is not a readable SVG "
-                         "(no width and height)")
-    _embedded_fonts_only(drawing)
-    from generator.load.fonts import font_name
-
-    drawing.initialFontName = font_name("regular")  # the renderer's starting font
-    return drawing
+        return _svg_drawing(path, color, recolor)
+    except Undrawable as failed:
+        raise undrawable(path, failed.detail) from None
 
 
-def _drop_vanished(node) -> None:
-    """Remove groups whose transform flattens them to nothing (``scale(0)``, a zero matrix):
-    SVG draws nothing for them, and ReportLab's renderer divides by their determinant. A dash
-    pattern with a negative length or none at all is drawn solid, as SVG says."""
-    contents = getattr(node, "contents", None)
-    if not contents:
-        return
-    kept = []
-    for child in contents:
-        dashes = getattr(child, "strokeDashArray", None)
-        if isinstance(dashes, (list, tuple)) and dashes and (
-                any(not d >= 0 for d in dashes if isinstance(d, (int, float)))
-                or not sum(d for d in dashes if isinstance(d, (int, float))) > 0):
-            child.strokeDashArray = None  # SVG draws a solid line; ReportLab would refuse it
-        transform = getattr(child, "transform", None)
-        if transform is not None and len(transform) == 6:
-            det = transform[0] * transform[3] - transform[1] * transform[2]
-            if not abs(det) > 1e-200:  # zero, or so small that its inverse overflows
-                continue
-        _drop_vanished(child)
-        kept.append(child)
-    node.contents[:] = kept
+def undrawable(path: Path, detail: str) -> ArtProblem:
+    """The finding of an SVG that svglib or ReportLab cannot draw, naming the file."""
+    return ArtProblem("art-unreadable", f"'{path.name}' cannot be drawn ({detail}); save it "
+                      "again as plain SVG")
 
 
-def _embedded_fonts_only(node) -> None:
-    """ReportLab's drawings default to Helvetica, which would go into the PDF unembedded (print
-    shops reject that); text in SVG art prints in the embedded regular family instead."""
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
+@cache
+def _svg_drawing(path: Path, color: str | None, recolor: Recolor):
+    """svg_drawing's drawing, kept for the process; raises Undrawable (or ArtProblem when the
+    file itself is refused)."""
+    _checked(path)  # the checks validate made, references first
+    data = read_art(path, "image")
+    if b"<!ENTITY" in data or b"<!entity" in data:
+        raise Undrawable("it declares XML entities; pnp reads plain SVG only")
+    # svglib refuses by itself any reference leading out of the pack folder
+    return drawing(data, path, pack_folder(path), color, recolor)
 
-    from generator.load.fonts import font_name
 
-    name = getattr(node, "fontName", None)
-    if name is not None:
-        try:
-            embedded = isinstance(pdfmetrics.getFont(name), TTFont)
-        except KeyError:
-            embedded = False
-        if not embedded:
-            node.fontName = font_name("regular")
-    for child in getattr(node, "contents", ()) or ():
-        _embedded_fonts_only(child)
+# --- the verdict: an SVG that validates also draws ------------------------------------------
+
+def _pnp_own(path: Path) -> bool:
+    """Art shipped inside pnp (the built-in games' templates) is pnp's, not a pack's: its tests
+    build every shipped pack with it, so validating a built-in game's pack draws nothing (and
+    imports no svglib) even with an empty cache."""
+    try:
+        return path.is_relative_to(builtin_templates_root())
+    except MissingResource:
+        return False
+
+
+_VERDICT_MAGIC = b"pnp-svg-verdict 1\n"
+_VERDICT_BYTES = 64 * 1024
+
+
+@cache
+def _drawing_problem(path: Path, digest: bytes) -> str | None:
+    """Why the SVG ``path`` (whose content with the files it uses is ``digest``) cannot be
+    drawn, or None when it can: drawn once as the renderer draws it (svglib, then ReportLab's
+    operators on a scratch canvas: generator.svgdraw), at its own size and in its own colours;
+    a placement only repaints colours and raises thin strokes, which draw as surely. The answer
+    is kept in the cache layer's art folder, so that only a file no run has drawn yet costs
+    svglib's import and a parse."""
+    folder = user_cache_folder(ART_FOLDER)
+    entry = folder / entry_name(b"svg-verdict", digest, suffix=".verdict") \
+        if folder is not None else None
+    if entry is not None:
+        kept = _read_verdict(entry)
+        if kept is not None:
+            return kept[0]
+    try:
+        record(_svg_drawing(path, None, ()))
+        problem = None
+    except Undrawable as failed:
+        problem = failed.detail
+    if entry is not None:
+        write_entry(entry, _VERDICT_MAGIC, json.dumps({"problem": problem}).encode())
+    return problem
+
+
+def _read_verdict(entry: Path) -> tuple[str | None] | None:
+    """The kept verdict (a one-tuple: the problem, or None when the file draws), or None when
+    the entry is missing, damaged or not one (generator.cache.usercache.read_entry)."""
+    body = read_entry(entry, _VERDICT_MAGIC, _VERDICT_BYTES)
+    if body is None:
+        return None
+    try:
+        problem = json.loads(body)["problem"]
+    except (ValueError, KeyError, TypeError):
+        return None
+    return (problem,) if problem is None or isinstance(problem, str) else None
 
 
 def placement(info: ArtInfo, box: tuple[float, float, float, float], fit: str

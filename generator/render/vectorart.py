@@ -1,4 +1,4 @@
-"""SVG art compiled once into the PDF operators it draws, kept in the build's cache folder.
+"""SVG art compiled once into the PDF operators it draws, kept in the cache layer's art folder.
 
 Drawing an SVG takes svglib (with lxml) to parse it and ``reportlab.graphics`` to draw it, and
 ``reportlab.graphics`` imports ``reportlab.platypus``: about 110 ms of imports and 2 ms of parsing
@@ -10,14 +10,19 @@ them onto its canvas with ``Canvas.addLiteral`` and imports neither svglib nor
 ``reportlab.graphics``. The cold build replays the same recording, so a warm build writes the
 same bytes as a cold one.
 
+Whether a file draws at all was decided when the pack was validated (its verdict,
+generator.load.art), by the same drawing code (generator.svgdraw): a placement only repaints its
+colours and raises thin strokes.
+
 Only a drawing made of operators that need no page resources is replayed: text (fonts), alpha
 (ExtGState), pictures (XObjects) or named colour spaces are drawn live every time, as before.
 
 An entry is named by a hash of everything its operators depend on: the SVG file's bytes (its
-content, not its time), the colour painted for ``currentColor``, the colours repainted, the
-scale it is placed at (strokes are raised to the print-safe minimum for that scale), and the
-cache layer's key recipe (pnp's files, ReportLab's, svglib's and every other library's
-version: generator.cache.usercache.key_recipe). An entry is a cache layer entry: one that is not a
+content, not its time) with those of the files it uses (ArtInfo.digest), the colour painted
+for ``currentColor``, the colours repainted, the scale it is placed at (strokes are raised to
+the print-safe minimum for that scale), and the cache layer's key recipe (pnp's files,
+ReportLab's, svglib's and every other library's version:
+generator.cache.usercache.key_recipe). An entry is a cache layer entry: one that is not a
 regular file, is truncated, damaged or another's is ignored and recorded again, never replayed.
 """
 
@@ -25,42 +30,20 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from functools import cache
 from pathlib import Path
 
-from msgspec import Struct
 from reportlab.lib.units import mm
 
 from generator.cache.usercache import entry_name, read_entry, user_cache_folder, write_entry
+from generator.svgdraw import ART_FOLDER, CompiledArt, Undrawable, record
 
 #: SVG file, its currentColor, its repainted colours, points per unit (rounded): one drawing
 ArtKey = tuple[str, str | None, tuple[tuple[str, str], ...], float]
 
-ART_FOLDER = "art"
 _MAGIC = b"pnp-art 2\n"
 #: the longest entry read back: a drawing's operators, at most a few times its file's size
 _ENTRY_BYTES = 256 * 1024 * 1024
-
-#: the PDF operators a replayed drawing may hold: paths, painting, clipping, the graphics state
-#: and device colours; anything else (text, XObjects, ExtGState, shadings, named colour spaces,
-#: inline images) uses page resources, and such a drawing is drawn live instead
-_REPLAYABLE = frozenset({"q", "Q", "cm", "w", "J", "j", "M", "d", "i", "m", "l", "c", "v", "y",
-                        "h", "re", "S", "s", "f", "F", "f*", "B", "B*", "b", "b*", "n", "W",
-                        "W*", "g", "G", "rg", "RG", "k", "K"})
-_TOKEN = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)|[\[\]]|[A-Za-z*'\"]+|\S")
-_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)\Z")
-
-
-class CompiledArt(Struct, frozen=True, gc=False):
-    """A drawing's size in points (as svglib reads it) and, when it can be replayed, its
-    operators as ``reportlab.graphics.renderPDF`` writes them at the origin."""
-
-    width: float
-    height: float
-    operators: str | None
-    #: the drawing set a colour's alpha (even an opaque one), which makes the file PDF 1.4
-    transparency: bool = False
 
 
 def points_per_unit(width_mm: float, height_mm: float, width_pt: float, height_pt: float
@@ -116,7 +99,7 @@ def _lookup(path: str, color: str | None, recolor: tuple[tuple[str, str], ...],
             ) -> tuple[ArtKey | None, Path | None, CompiledArt | None]:
     """The drawing's key (None when the file has no size: not a drawing), its cache entry
     in ``folder`` and what memory or the entry holds for it (None: to be recorded)."""
-    from generator.load.art import ArtProblem, art_info, read_art
+    from generator.load.art import ArtProblem, art_info
 
     try:
         info = art_info(Path(path))  # the size validation read (cached), from the same bytes
@@ -126,7 +109,7 @@ def _lookup(path: str, color: str | None, recolor: tuple[tuple[str, str], ...],
     found = _memory()[0].get(key)
     if found is not None or folder is None:
         return key, None, found
-    entry = folder / _entry_name(read_art(Path(path), "image"), color, recolor, key[3])
+    entry = folder / _entry_name(info.digest, color, recolor, key[3])
     return key, entry, _load(entry)
 
 
@@ -142,14 +125,17 @@ def _record_placed(path: str, color: str | None, recolor: tuple[tuple[str, str],
                    entry: Path | None) -> tuple[ArtKey, CompiledArt]:
     """Record the drawing with svglib and ReportLab and keep it in ``entry`` (in the art
     cache)."""
-    from generator.load.art import svg_drawing
+    from generator.load.art import svg_drawing, undrawable
 
     drawing = svg_drawing(Path(path), color, recolor)
     if key is None:
         key = (path, color, recolor, points_per_unit(width_mm, height_mm,
                                                      float(drawing.width),
                                                      float(drawing.height)))
-    art = _record(drawing, key[3])
+    try:
+        art = _record(drawing, key[3])
+    except Undrawable as failed:  # (validation drew it: not met unless the file changed)
+        raise undrawable(Path(path), failed.detail) from None
     if entry is not None:
         _store(entry, art)
     return key, art
@@ -238,44 +224,19 @@ def draw(canvas, key: ArtKey, art: CompiledArt) -> None:
 
 
 def _record(drawing, scale: float) -> CompiledArt:
-    """The operators ReportLab writes for ``drawing`` (strokes made print-safe at ``scale``),
-    or None when they use page resources, and whether drawing it raised the document to PDF
-    1.4. They are read from the scratch canvas's list of operators for its current form and
-    its document's version (``Canvas._code``, ``_doc._pdfVersion``: no public accessors;
-    tests compare a replay with a live drawing byte for byte, and ReportLab's version is in
-    the key)."""
-    import io
-
-    from reportlab.graphics import renderPDF
-    from reportlab.pdfgen.canvas import Canvas
-
-    from generator.load.fonts import font_name
+    """The operators ReportLab writes for ``drawing`` with its strokes made print-safe at
+    ``scale`` (generator.svgdraw.record, as validation drew it)."""
     from generator.render.strokes import print_safe_drawing
 
-    width, height = float(drawing.width), float(drawing.height)
-    scratch = Canvas(io.BytesIO(), invariant=1, initialFontName=font_name("regular"))
-    version = scratch._doc._pdfVersion
-    scratch.beginForm("art", 0, 0, width, height)
-    renderPDF.draw(print_safe_drawing(drawing, _smallest_scale(scale)), scratch, 0, 0)
-    # an embedded picture is written inline, as bytes: such a drawing is drawn live
-    pictures = any(not isinstance(part, str) for part in scratch._code)
-    operators = "" if pictures else "\n".join(scratch._code)
-    return CompiledArt(width, height, None if pictures or not replayable(operators) else
-                       operators, transparency=scratch._doc._pdfVersion > version)
+    return record(print_safe_drawing(drawing, _smallest_scale(scale)))
 
 
-def replayable(operators: str) -> bool:
-    """Whether a content stream uses only operators that need no page resources."""
-    for token in _TOKEN.findall(operators):
-        if token in _REPLAYABLE or token in "[]" or _NUMBER.match(token):
-            continue
-        return False
-    return True
-
-
-def _entry_name(data: bytes, color: str | None, recolor: tuple[tuple[str, str], ...],
+def _entry_name(digest: bytes, color: str | None, recolor: tuple[tuple[str, str], ...],
                 scale: float) -> str:
-    return entry_name(json.dumps([color, recolor, repr(scale)]).encode(), data, suffix=".art")
+    """An entry's name: the SVG's content with the files it uses (ArtInfo.digest), its
+    colours and scale (and the key recipe, in entry_name)."""
+    return entry_name(json.dumps([color, recolor, repr(scale)]).encode(), digest,
+                      suffix=".art")
 
 
 def _load(entry: Path) -> CompiledArt | None:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
+from generator import svgdraw
 from generator.render import vectorart
 
 SHEETS = ("fronts.pdf", "backs.pdf", "duplex.pdf")
@@ -59,7 +60,8 @@ def test_a_warm_build_writes_the_bytes_of_a_cold_one_without_svglib(rockpool, tm
     assert not {"svglib", "lxml.etree", "reportlab.graphics", "reportlab.platypus"} \
         & warm_imports
     assert _entries(own_user_cache) == entries
-    assert not [p for p in entries[0].parent.iterdir() if not p.name.endswith(".art")]
+    assert not [p for p in entries[0].parent.iterdir()  # (nothing but entries: no scratch)
+                if not p.name.endswith((".art", ".verdict"))]
 
 
 def test_an_svg_edited_in_place_is_read_again(rockpool, tmp_path):
@@ -81,6 +83,36 @@ def test_an_svg_edited_in_place_is_read_again(rockpool, tmp_path):
     assert after["fronts.pdf"] != before["fronts.pdf"]
     cold, _ = _build(rockpool, tmp_path / "fresh")
     assert after == cold
+
+
+def _pixels_near(pdf: bytes, color: tuple[int, int, int]) -> int:
+    """Pixels of the first page near ``color`` (at 30 dpi)."""
+    import pypdfium2 as pdfium
+
+    page = pdfium.PdfDocument(pdf)[0]
+    image = page.render(scale=30 / 72).to_pil().convert("RGB")
+    return sum(n for n, (r, g, b) in image.getcolors(1 << 20)
+               if abs(r - color[0]) + abs(g - color[1]) + abs(b - color[2]) < 30)
+
+
+def test_an_edit_to_a_file_the_svg_uses_is_drawn_not_replayed(rockpool, tmp_path):
+    """An entry is named by the SVG's content with the files it uses: when the shape chiton
+    uses turns from green to red, chiton's own bytes stay the same and the build draws red."""
+    shape = rockpool / "art" / "shape.svg"
+    head = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" width="100" '
+            'height="100">')
+    shape.write_text(head + '<g id="leaf"><rect width="100" height="100" fill="#03fa03"/>'
+                     '</g></svg>', encoding="utf-8")
+    (rockpool / "art" / "creatures" / "chiton.svg").write_text(
+        head + '<use href="../shape.svg#leaf"/></svg>', encoding="utf-8")
+    green, red = (3, 250, 3), (250, 3, 3)
+    before, _ = _build(rockpool, tmp_path / "out")
+    assert _pixels_near(before["fronts.pdf"], green) > 50
+    shape.write_text(shape.read_text(encoding="utf-8").replace("#03fa03", "#fa0303"),
+                     encoding="utf-8")
+    after, _ = _build(rockpool, tmp_path / "out")
+    assert _pixels_near(after["fronts.pdf"], green) == 0
+    assert _pixels_near(after["fronts.pdf"], red) > 50
 
 
 def test_a_damaged_cache_entry_is_recorded_again_not_replayed(rockpool, tmp_path,
@@ -157,12 +189,12 @@ def test_compiled_art_draws_the_bytes_renderpdf_draws(tmp_path, extra, replayed,
 
 
 def test_only_operators_without_page_resources_are_replayed():
-    assert vectorart.replayable("q\n1 0 0 1 0 0 cm\n.5 w\n[2 1] 0 d\n0 0 m\n1 1 l\nS\nQ")
-    assert vectorart.replayable("0 0 1 rg\n0 0 10 10 re\nf*\nn")
-    assert not vectorart.replayable("BT /F1+0 12 Tf (Hi) Tj ET")
-    assert not vectorart.replayable("/gRLs0 gs\n0 0 10 10 re f")
-    assert not vectorart.replayable("q /FormXob.x Do Q")
-    assert not vectorart.replayable("/CS0 cs 1 scn")
+    assert svgdraw.replayable("q\n1 0 0 1 0 0 cm\n.5 w\n[2 1] 0 d\n0 0 m\n1 1 l\nS\nQ")
+    assert svgdraw.replayable("0 0 1 rg\n0 0 10 10 re\nf*\nn")
+    assert not svgdraw.replayable("BT /F1+0 12 Tf (Hi) Tj ET")
+    assert not svgdraw.replayable("/gRLs0 gs\n0 0 10 10 re f")
+    assert not svgdraw.replayable("q /FormXob.x Do Q")
+    assert not svgdraw.replayable("/CS0 cs 1 scn")
 
 
 def test_a_cache_folder_that_cannot_be_written_is_no_error(tmp_path):
