@@ -3,7 +3,7 @@
 Raster art (PNG, JPEG, WebP) is read through Pillow with its decompression-bomb guard on: its
 header, then a cheap pass over the data so that a file cut short is caught here. An SVG's size
 comes from its root element (:mod:`generator.load.svgsize`), and its drawing is attempted once
-(:func:`generator.svgdraw.drawing`, as the renderer draws it): the verdict, that it draws or
+(:func:`generator.load.svgdraw.drawing`, as the renderer draws it): the verdict, that it draws or
 what svglib or ReportLab said, is kept in the cache layer by the file's content (with the files
 it uses) and the key recipe (every library's version), so that validate, build, preview and
 export take the same decision and a warm run imports no svglib. Every problem is a short
@@ -34,9 +34,9 @@ from generator.core.limits import (
     PACK_PIXELS_PER_BYTE,
 )
 from generator.load.packfiles import named_file_refusal, read_named_file
+from generator.load.svgdraw import ART_FOLDER, Recolor, Undrawable, drawing, record
 from generator.load.svgrefs import classify, pack_folder
 from generator.runtime.resources import builtin_templates_root
-from generator.svgdraw import ART_FOLDER, Recolor, Undrawable, drawing, record
 
 RASTER_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".webp"})
 VECTOR_SUFFIXES = frozenset({".svg"})
@@ -439,7 +439,7 @@ _VERDICT_BYTES = 64 * 1024
 def _drawing_problem(path: Path, digest: bytes) -> str | None:
     """Why the SVG ``path`` (whose content with the files it uses is ``digest``) cannot be
     drawn, or None when it can: drawn once as the renderer draws it (svglib, then ReportLab's
-    operators on a scratch canvas: generator.svgdraw), at its own size and in its own colours;
+    operators on a scratch canvas: generator.load.svgdraw), at its own size and in its own colours;
     a placement only repaints colours and raises thin strokes, which draw as surely. The answer
     is kept in the cache layer's art folder, so that only a file no run has drawn yet costs
     svglib's import and a parse."""

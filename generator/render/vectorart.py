@@ -11,8 +11,8 @@ them onto its canvas with ``Canvas.addLiteral`` and imports neither svglib nor
 same bytes as a cold one.
 
 Whether a file draws at all was decided when the pack was validated (its verdict,
-generator.load.art), by the same drawing code (generator.svgdraw): a placement only repaints its
-colours and raises thin strokes.
+generator.load.art), by the same drawing code (generator.load.svgdraw): a placement only
+repaints its colours and raises thin strokes.
 
 Only a drawing made of operators that need no page resources is replayed: text (fonts), alpha
 (ExtGState), pictures (XObjects) or named colour spaces are drawn live every time, as before.
@@ -36,7 +36,7 @@ from pathlib import Path
 from reportlab.lib.units import mm
 
 from generator.cache.usercache import entry_name, read_entry, user_cache_folder, write_entry
-from generator.svgdraw import ART_FOLDER, CompiledArt, Undrawable, record
+from generator.load.svgdraw import ART_FOLDER, CompiledArt, Undrawable, record
 
 #: SVG file, its currentColor, its repainted colours, points per unit (rounded): one drawing
 ArtKey = tuple[str, str | None, tuple[tuple[str, str], ...], float]
@@ -225,7 +225,7 @@ def draw(canvas, key: ArtKey, art: CompiledArt) -> None:
 
 def _record(drawing, scale: float) -> CompiledArt:
     """The operators ReportLab writes for ``drawing`` with its strokes made print-safe at
-    ``scale`` (generator.svgdraw.record, as validation drew it)."""
+    ``scale`` (generator.load.svgdraw.record, as validation drew it)."""
     from generator.render.strokes import print_safe_drawing
 
     return record(print_safe_drawing(drawing, _smallest_scale(scale)))

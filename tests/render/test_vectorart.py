@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from generator import svgdraw
+from generator.load import svgdraw
 from generator.render import vectorart
 
 SHEETS = ("fronts.pdf", "backs.pdf", "duplex.pdf")
