@@ -34,7 +34,7 @@ from generator.impose.sheets import Page
 from generator.layout.engine import FaceLayout
 from generator.layout.ops import Image, flat_ops
 from generator.render.pdf import FaceKey, SheetRenderer, read_vector_art
-from generator.runtime.forked import in_two_processes, worker_count
+from generator.runtime.forked import in_two_processes, lifeline, watch_parent, worker_count
 
 #: sheets (a front page and its back) per chunk: big enough that a chunk's fonts and images are
 #: embedded a few times per file at most, small enough to bound memory and feed two cores
@@ -127,7 +127,8 @@ def _draw_chunks(job: SheetJob, tasks: list[tuple[int, int, Path]], title: str,
         return
     _FORKED_JOB = (job, title)
     try:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
+        lifeline()
+        with multiprocessing.get_context("fork").Pool(workers, initializer=watch_parent) as pool:
             drawing = pool.imap(_draw_chunk, tasks)  # (the workers start on it at once)
             if alongside is not None:
                 alongside()

@@ -7,9 +7,10 @@ game, fonts, templates), so nothing is pickled on the way in and only the child'
 result comes back through a pipe.
 
 Where there is no fork (Windows), the same work runs in this one process and gives the same
-bytes. A forked child never outlives this process: every child, ours or multiprocessing's,
-watches a pipe whose only write end this process holds, and exits when it closes (this process
-ended, even by SIGKILL), so a killed build leaves no drawing process behind.
+bytes. A forked child never outlives this process: every child, ours or a fork-context pool's
+(its initializer is :func:`watch_parent`), watches a pipe whose only write end this process
+holds, and exits when it closes (this process ended, even by SIGKILL), so a killed build leaves
+no drawing process behind.
 """
 
 from __future__ import annotations
@@ -51,33 +52,33 @@ def worker_count(jobs: int) -> int:
     return max(1, min(cores, jobs))
 
 
-#: (read end, write end) of the pipe this process's forked children watch; only this process
-#: writes to it (never: only its closing matters)
-_lifeline: tuple[int, int] | None = None
-#: the read end of the parent's lifeline that this process (a forked child) watches
-_watched: int | None = None
+#: (this process's id, read end, write end) of the pipe this process's forked children
+#: watch; only this process keeps the write end (it never writes: only its closing matters).
+#: Made when this process first forks; a forked child that forks in turn makes its own.
+_lifeline: tuple[int, int, int] | None = None
 
 
-def _new_lifeline() -> None:
+def lifeline() -> None:
+    """Make this process's lifeline before it forks (pnp's own children and a fork-context
+    pool's workers alike), unless it has one already."""
     global _lifeline
-    _lifeline = os.pipe()  # (not inherited by a program pnp runs: Python's pipes close on exec)
+    if _lifeline is None or _lifeline[0] != os.getpid():  # none, or the parent's: inherited
+        reader, writer = os.pipe()  # (not inherited by a program pnp runs: close on exec)
+        _lifeline = (os.getpid(), reader, writer)
 
 
-def _after_fork_in_child() -> None:
-    """In every forked child: close the parent's write end of its lifeline (so that the
-    parent's is the only one left), exit as soon as the read end reports its end, and make a
-    lifeline of this process's own for the children it may fork."""
-    global _watched
-    if _watched is not None:  # the grandparent's, inherited from the parent: not ours to watch
-        os.close(_watched)
-    assert _lifeline is not None
-    reader, writer = _lifeline
+def watch_parent() -> None:
+    """In a forked child, first thing: close the parent's write end of its lifeline (so that
+    the parent's is the only one left) and end this process as soon as the read end reports
+    its end: a build killed with SIGKILL takes its workers with it. Called by pnp's own
+    children and as a pool's initializer, never from an at-fork hook (a thread started there
+    can wait for ever on what the fork left behind)."""
+    assert _lifeline is not None, "lifeline() is made before every fork"
+    _, reader, writer = _lifeline
     os.close(writer)
-    _watched = reader
     with contextlib.suppress(RuntimeError):  # no thread to be had: the child works unwatched
         threading.Thread(target=_exit_when_closed, args=(reader,), name="pnp-parent-watch",
                          daemon=True).start()
-    _new_lifeline()
 
 
 def _exit_when_closed(reader: int) -> None:
@@ -89,11 +90,6 @@ def _exit_when_closed(reader: int) -> None:
     except OSError:
         pass
     os._exit(ORPHANED)
-
-
-if hasattr(os, "register_at_fork"):  # (made at import: a fork by multiprocessing is covered too)
-    _new_lifeline()
-    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 class WorkerFailed(RuntimeError):
@@ -113,9 +109,11 @@ class Forked(Generic[U]):
         self._reader = -1
         if not hasattr(os, "fork"):
             return
+        lifeline()
         reader, writer = os.pipe()
         pid = os.fork()
         if pid == 0:  # the child: leave without the parent's cleanup, whatever happens
+            watch_parent()
             os.close(reader)
             _serve(there, writer)
         os.close(writer)
