@@ -9,19 +9,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pdfplumber
 import pytest
+from pdfread import page_texts
 from pypdf import PdfReader
 
 from generator.impose.sheets import SheetOptions
 from generator.pipeline.build import build
 from generator.render import sheetpdfs as sheetfiles
 from tests.conftest import CWNB, ROOT, SHIP, run_pnp
-
-
-def page_texts(pdf: Path) -> list[str]:
-    with pdfplumber.open(pdf) as document:
-        return [page.extract_text() for page in document.pages]
 
 
 def test_fronts_and_backs_are_the_pages_of_duplex(tmp_path: Path) -> None:

@@ -11,7 +11,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pdfplumber
 import pypdfium2 as pdfium
 import pytest
 import yaml
@@ -19,6 +18,7 @@ from PIL import Image
 from pypdf import PdfReader
 
 from tests.conftest import pdf_images
+from tests.pdfread import open_pdf
 
 ROCKPOOL = Path(__file__).resolve().parents[2] / "cards" / "rockpool"
 BLEED_MM = 1.5
@@ -60,8 +60,8 @@ def page_of(folder: Path, card: str, side: str = "front") -> tuple[int, dict]:
 
 
 def page_text(pdf: Path, index: int) -> str:
-    with pdfplumber.open(pdf) as doc:
-        return re.sub(r"\s+", " ", doc.pages[index].extract_text() or "")
+    with open_pdf(pdf) as pages:
+        return re.sub(r"\s+", " ", pages[index].text())
 
 
 # --- the shipped pack is clean ------------------------------------------------------------------

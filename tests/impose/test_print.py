@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pdfplumber
 import pytest
 from conftest import CWNB, run_pnp
+from pdfread import open_pdf
 from pypdf import PdfReader
 
 from generator.impose.sheets import PAPERS, SheetOptions, compute_grid
@@ -106,15 +106,14 @@ def test_crop_marks_sit_outside_the_grid_and_are_visible(builds):
     doc = manifest(folder)
     x0, y0 = doc["grid"]["x0_mm"], doc["grid"]["y0_mm"]
     column_edges = [x0 + i * CARD_W for i in range(4)]
-    with pdfplumber.open(folder / "fronts.pdf") as pdf:
-        page = pdf.pages[0]
-        lines = page.lines
-    assert all(line["linewidth"] >= 0.25 for line in lines)
-    above_grid = [line for line in lines if line["bottom"] / PT < y0 - 1.0
-                  and abs(line["x0"] - line["x1"]) < 0.01]
-    found = sorted({round(line["x0"] / PT, 2) for line in above_grid})
+    with open_pdf(folder / "fronts.pdf") as pages:
+        lines = pages[0].lines
+    assert all(line.linewidth >= 0.25 for line in lines)
+    above_grid = [line for line in lines if line.bottom / PT < y0 - 1.0
+                  and abs(line.x0 - line.x1) < 0.01]
+    found = sorted({round(line.x0 / PT, 2) for line in above_grid})
     assert found == pytest.approx(column_edges, abs=0.01)
-    assert all(line["linewidth"] >= 0.5 for line in above_grid)
+    assert all(line.linewidth >= 0.5 for line in above_grid)
 
 
 def test_back_offset_shifts_back_pages_only(tmp_path):
@@ -161,9 +160,9 @@ def test_fonts_are_embedded_subsets_and_no_base14_font(builds):
 
 
 def test_card_text_is_really_in_the_pdf(builds):
-    with pdfplumber.open(builds[("a4", "long")] / "fronts.pdf") as pdf:
-        ship_sheet = pdf.pages[14].extract_text()
-        action_sheet = pdf.pages[0].extract_text()
+    with open_pdf(builds[("a4", "long")] / "fronts.pdf") as pages:
+        ship_sheet = pages[14].text()
+        action_sheet = pages[0].text()
     assert "USS Nimitz" in ship_sheet and "Hits to Sink" in ship_sheet
     assert "Gun Attack 3in" in action_sheet
 
@@ -191,9 +190,9 @@ def test_russian_build_prints_russian_names_and_labels_on_the_right_pages(tmp_pa
     assert doc["locale"] == "ru"
     pages = {c["id"]: p["index"] for p in doc["pages"] if p["side"] == "front"
              for c in p["cards"]}
-    with pdfplumber.open(out / "fronts.pdf") as pdf:
+    with open_pdf(out / "fronts.pdf") as fronts:
         def text_of(card_id: str) -> str:
-            return " ".join(pdf.pages[pages[card_id] - 1].extract_text().split())
+            return " ".join(fronts[pages[card_id] - 1].text().split())
 
         assert "Нимиц" in text_of("uss-nimitz") and "Чтобы утопить" in text_of("uss-nimitz")
         assert "Очки" in text_of("uss-nimitz") and "Атомный авианосец" in text_of("uss-nimitz")
@@ -201,10 +200,10 @@ def test_russian_build_prints_russian_names_and_labels_on_the_right_pages(tmp_pa
         assert "Орудийный обстрел" in text_of("gun-5in")
         assert "Таблица акций" in text_of("order-1")
         assert "Gun Attack" not in text_of("gun-5in")
-    with pdfplumber.open(out / "backs.pdf") as pdf:
+    with open_pdf(out / "backs.pdf") as backs:
         back_pages = {c["id"]: p["index"] for p in doc["pages"] if p["side"] == "back"
                       for c in p["cards"]}
-        assert "ПОДБИТ" in pdf.pages[back_pages["uss-nimitz"] - 1].extract_text()
+        assert "ПОДБИТ" in backs[back_pages["uss-nimitz"] - 1].text()
 
 
 @pytest.mark.parametrize(("paper", "duplex"), [("a4", "long"), ("letter", "short")])
