@@ -15,8 +15,12 @@ import pytest
 from pypdf import PdfReader
 
 # pnp keeps compiled SVG art in the user's cache too (generator.render.vectorart.user_art_folder):
-# the tests and the pnp processes they start use a folder of their own, never the user's
-os.environ["PNP_CACHE_DIR"] = tempfile.mkdtemp(prefix="pnp-test-cache-")
+# the tests and the pnp processes they start use a folder of their own, never the user's. One
+# folder per test process (each xdist worker is one), made once however often this module is
+# imported, and removed when the process's session ends (pytest_unconfigure).
+if os.environ.get("PNP_TEST_CACHE_PID") != str(os.getpid()):
+    os.environ["PNP_CACHE_DIR"] = tempfile.mkdtemp(prefix="pnp-test-cache-")
+    os.environ["PNP_TEST_CACHE_PID"] = str(os.getpid())
 
 ROOT = Path(__file__).resolve().parent.parent
 CWNB = ROOT / "cards" / "cwnb"
@@ -40,6 +44,14 @@ SHIP = """\
     hits_to_sink: 3
     guns: [5in]
 """
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Remove this process's cache folder (the pnp processes the tests started have ended)."""
+    folder = Path(os.environ.get("PNP_CACHE_DIR") or ".")
+    if os.environ.get("PNP_TEST_CACHE_PID") == str(os.getpid()) and folder.name.startswith(
+            "pnp-test-cache-"):
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def write_pack(root: Path, files: dict[str, str | bytes], game: str = GAME_YAML) -> Path:

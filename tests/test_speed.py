@@ -10,13 +10,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import CWNB, ROOT, SHIP, run_pnp
 from pdfread import page_texts
 from pypdf import PdfReader
 
 from generator.impose.sheets import SheetOptions
 from generator.pipeline.build import build
 from generator.render import sheetpdfs as sheetfiles
-from tests.conftest import CWNB, ROOT, SHIP, run_pnp
 
 
 def test_fronts_and_backs_are_the_pages_of_duplex(tmp_path: Path) -> None:

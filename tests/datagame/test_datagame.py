@@ -8,11 +8,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import ROOT, run_pnp
+from conftest import copy_datagame as copy_pack
+from pdfread import open_pdf, pdf_text
 from pypdf import PdfReader
-
-from tests.conftest import ROOT, run_pnp
-from tests.conftest import copy_datagame as copy_pack
-from tests.pdfread import open_pdf, pdf_text
 
 FIXTURE = ROOT / "tests" / "fixtures" / "datagame"
 VERA = Path(__import__("reportlab").__file__).parent / "fonts" / "Vera.ttf"

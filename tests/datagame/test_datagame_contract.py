@@ -25,10 +25,9 @@ from pathlib import Path
 import polib
 import pytest
 import yaml
+from conftest import ROOT, pdf_images, run_pnp
+from pdfread import open_pdf, pdf_text
 from pypdf import PdfReader
-
-from tests.conftest import ROOT, pdf_images, run_pnp
-from tests.pdfread import open_pdf, pdf_text
 
 FIXTURES = ROOT / "tests" / "fixtures"
 GAME = "emberfall"

@@ -14,11 +14,10 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pytest
 import yaml
+from conftest import pdf_images
+from pdfread import open_pdf
 from PIL import Image
 from pypdf import PdfReader
-
-from tests.conftest import pdf_images
-from tests.pdfread import open_pdf
 
 ROCKPOOL = Path(__file__).resolve().parents[2] / "cards" / "rockpool"
 BLEED_MM = 1.5

@@ -7,14 +7,14 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import copy_datagame as copy_pack
+from conftest import run_pnp
+from pdfread import open_pdf
 
 from generator.layout.faces import lay_out_cards
 from generator.layout.ops import Image, Text
 from generator.pipeline.localecheck import localizer_for
 from generator.pipeline.validate import validate
-from tests.conftest import copy_datagame as copy_pack
-from tests.conftest import run_pnp
-from tests.pdfread import open_pdf
 
 MARK = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" width="100" '
         'height="100"><circle cx="50" cy="50" r="40" fill="currentColor"/>'

@@ -11,11 +11,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import CWNB, ROOT
 
 from generator.cache import usercache
 from generator.load import parsecache, yamlsource
 from generator.runtime.resources import builtin_template_file
-from tests.conftest import CWNB, ROOT
 
 
 @pytest.fixture
