@@ -15,9 +15,11 @@ $(STAMP): pyproject.toml
 build: $(STAMP)
 	$(BIN)/python -m generator.pipeline.buildall --out output
 
+# the suite on every core (pytest-xdist); each test file runs on one worker, so that the builds
+# a file shares between its tests (module fixtures) are made once
 test: $(STAMP)
 	$(BIN)/ruff check generator tests bench
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto --dist loadfile
 
 # hostile-input campaign: mutated shipped packs through whole pnp runs in forked children held
 # to 10 s of CPU and 1 GiB; prints failures by class (all must be zero). FUZZ_CASES=N to change.
