@@ -15,11 +15,11 @@ $(STAMP): pyproject.toml
 build: $(STAMP)
 	$(BIN)/python -m generator.pipeline.buildall --out output
 
-# the suite on every core (pytest-xdist); each test file runs on one worker, so that the builds
-# a file shares between its tests (module fixtures) are made once
+# the suite on every core (pytest-xdist); the tests of a file whose module fixtures make builds
+# run on one worker (pytest.mark.xdist_group), so that those builds are made once
 test: $(STAMP)
 	$(BIN)/ruff check generator tests bench
-	$(BIN)/python -m pytest -q -n auto --dist loadfile
+	$(BIN)/python -m pytest -q -n auto --dist loadgroup
 
 # hostile-input campaign: mutated shipped packs through whole pnp runs in forked children held
 # to 10 s of CPU and 1 GiB; prints failures by class (all must be zero). FUZZ_CASES=N to change.

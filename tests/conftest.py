@@ -46,6 +46,16 @@ SHIP = """\
 """
 
 
+#: the test files that take longest (a wheel installed in a fresh venv; whole pnp sessions run
+#: twice): collected first, so that under xdist (``make test``) a worker starts on them while
+#: the other works through the rest, instead of one of them ending the run alone
+SLOWEST_FIRST = ("test_wheel.py", "test_portable.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: item.path.name not in SLOWEST_FIRST)  # (a stable sort)
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     """Remove this process's cache folder (the pnp processes the tests started have ended)."""
     folder = Path(os.environ.get("PNP_CACHE_DIR") or ".")
