@@ -18,9 +18,6 @@ from generator.impose.sheets import SheetOptions
 from generator.pipeline.build import build
 from generator.render import sheetpdfs as sheetfiles
 
-#: the tests share what the module's fixtures make: under xdist one worker runs them all
-pytestmark = pytest.mark.xdist_group("test_speed")
-
 
 @pytest.fixture(scope="module")
 def whole(tmp_path_factory: pytest.TempPathFactory) -> Path:

@@ -16,9 +16,6 @@ import pytest
 from conftest import ROOT
 from trove_classifiers import classifiers as known_classifiers
 
-#: the tests share what the module's fixtures make: under xdist one worker runs them all
-pytestmark = pytest.mark.xdist_group("test_wheel")
-
 #: (pack, expansions) of every shipped pack
 PACKS = [("cwnb", ()), ("cwnb", ("cwnb-expansion",)), ("commander", ()), ("gwas", ()),
          ("rockpool", ())]

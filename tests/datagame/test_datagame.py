@@ -13,9 +13,6 @@ from conftest import copy_datagame as copy_pack
 from pdfread import open_pdf, pdf_text
 from pypdf import PdfReader
 
-#: the tests share what the module's fixtures make: under xdist one worker runs them all
-pytestmark = pytest.mark.xdist_group("test_datagame")
-
 FIXTURE = ROOT / "tests" / "fixtures" / "datagame"
 VERA = Path(__import__("reportlab").__file__).parent / "fonts" / "Vera.ttf"
 

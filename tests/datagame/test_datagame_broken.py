@@ -10,9 +10,6 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, run_pnp
 
-#: the tests share what the module's fixtures make: under xdist one worker runs them all
-pytestmark = pytest.mark.xdist_group("test_datagame_broken")
-
 BROKEN = ROOT / "tests" / "fixtures" / "datagame-broken"
 
 EXPECTED = [

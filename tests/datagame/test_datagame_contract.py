@@ -29,9 +29,6 @@ from conftest import ROOT, pdf_images, run_pnp
 from pdfread import open_pdf, pdf_text
 from pypdf import PdfReader
 
-#: the tests share what the module's fixtures make: under xdist one worker runs them all
-pytestmark = pytest.mark.xdist_group("test_datagame_contract")
-
 FIXTURES = ROOT / "tests" / "fixtures"
 GAME = "emberfall"
 EXPANSION = "emberfall-ashes"

@@ -19,9 +19,6 @@ from pdfread import open_pdf
 from PIL import Image
 from pypdf import PdfReader
 
-#: the tests share what the module's fixtures make: under xdist one worker runs them all
-pytestmark = pytest.mark.xdist_group("test_rockpool")
-
 ROCKPOOL = Path(__file__).resolve().parents[2] / "cards" / "rockpool"
 BLEED_MM = 1.5
 

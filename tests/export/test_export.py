@@ -17,9 +17,6 @@ from generator.core.errors import UsageError
 from generator.export import ExportOptions, export
 from generator.model.cards import CARD_SIZES_MM
 
-#: the tests share what the module's fixtures make: under xdist one worker runs them all
-pytestmark = pytest.mark.xdist_group("test_export")
-
 PT = 72 / 25.4
 INCH = 25.4
 EXPANSION = ROOT / "cards" / "cwnb-expansion"

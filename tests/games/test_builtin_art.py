@@ -25,9 +25,6 @@ from generator.pipeline.localecheck import localizer_for
 from generator.pipeline.validate import validate
 from generator.runtime.resources import builtin_game_templates
 
-#: the tests share what the module's fixtures make: under xdist one worker runs them all
-pytestmark = pytest.mark.xdist_group("test_builtin_art")
-
 PACKS = {"cwnb": (CWNB, (ROOT / "cards" / "cwnb-expansion",), "en"),
          "gwas": (ROOT / "cards" / "gwas", (), "ru"),
          "commander": (ROOT / "cards" / "commander", (), "ru")}

@@ -28,9 +28,6 @@ from generator.pipeline.build import build
 from generator.pipeline.localecheck import localizer_for
 from generator.pipeline.validate import validate
 
-#: the tests share what the module's fixtures make: under xdist one worker runs them all
-pytestmark = pytest.mark.xdist_group("test_commander")
-
 COMMANDER = ROOT / "cards" / "commander"
 BROKEN = ROOT / "tests" / "fixtures" / "commander-broken"
 UNUSUAL = ROOT / "tests" / "fixtures" / "commander-unusual"

@@ -35,9 +35,6 @@ from generator.pipeline.build import build
 from generator.pipeline.localecheck import check_locale, localizer_for
 from generator.pipeline.validate import validate
 
-#: the tests share what the module's fixtures make: under xdist one worker runs them all
-pytestmark = pytest.mark.xdist_group("test_gwas")
-
 GWAS = ROOT / "cards" / "gwas"
 BROKEN = ROOT / "tests" / "fixtures" / "gwas-broken"
 AUDIT = ROOT / "tests" / "fixtures" / "gwas-audit3"

@@ -23,9 +23,6 @@ from generator.games.cwnb.rules.deck import Deck
 from generator.model.cards import CardSet, CardSize, Manifest, Pack, SourceRef
 from generator.pipeline.validate import validate
 
-#: the tests share what the module's fixtures make: under xdist one worker runs them all
-pytestmark = pytest.mark.xdist_group("test_rules_cwnb")
-
 BROKEN = ROOT / "tests" / "fixtures" / "broken-expansion"
 EXPANSION = ROOT / "cards" / "cwnb-expansion"
 DOCS = ROOT / "docs" / "rules-cwnb.md"

@@ -15,9 +15,6 @@ from generator.impose.sheets import PAPERS, SheetOptions, compute_grid
 from generator.model.cards import CardSize
 from generator.pipeline.build import build
 
-#: the tests share what the module's fixtures make: under xdist one worker runs them all
-pytestmark = pytest.mark.xdist_group("test_sheets")
-
 PT = 72 / 25.4
 COMMANDER = ROOT / "cards" / "commander"
 GWAS = ROOT / "cards" / "gwas"

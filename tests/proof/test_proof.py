@@ -24,9 +24,6 @@ from generator.proof.pictures import DPI, picture_size_px
 from generator.proof.preview import write_preview
 from generator.proof.watch import ProofState, _SourceFilter, open_server
 
-#: the tests share what the module's fixtures make: under xdist one worker runs them all
-pytestmark = pytest.mark.xdist_group("test_proof")
-
 FIXTURE = ROOT / "tests" / "fixtures" / "proof-pack"
 TEXT_BOX = (10.0, 65.5, 50.5, 21.0)  # templates/cwnb/action.yaml: the action text's box
 

@@ -22,11 +22,9 @@ from conftest import ROOT
 from generator.proof.preview import write_preview
 
 CHROMIUM = Path("/usr/bin/chromium")
-pytestmark = [pytest.mark.skipif(
+pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(),
-    reason="Debian's chromium is not installed (/usr/bin/chromium); .ci/run installs it"),
-    # the module's tests share a browser and a proof page: under xdist, one worker runs them
-    pytest.mark.xdist_group("test_proof_browser")]
+    reason="Debian's chromium is not installed (/usr/bin/chromium); .ci/run installs it")
 FIXTURE = ROOT / "tests" / "fixtures" / "proof-pack"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]

@@ -26,9 +26,6 @@ from generator.rules.cel import (
 )
 from generator.rules.celtree import compared_literals, estimate_cost, text_of
 
-#: the tests share what the module's fixtures make: under xdist one worker runs them all
-pytestmark = pytest.mark.xdist_group("test_cel")
-
 CORPUS = ROOT / "bench" / "cel_corpus.json.gz"
 #: recorded from cel-python patched as pnp used it: an unbound ``h`` (a sub-expression of a
 #: failed rule, tried alone) gave a value there, an error in every unpatched library

@@ -16,9 +16,6 @@ from pypdf import PdfReader
 
 from generator.starter.newgame import pack_id
 
-#: the tests share what the module's fixtures make: under xdist one worker runs them all
-pytestmark = pytest.mark.xdist_group("test_starter")
-
 
 def pnp(*args: object, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "generator", *map(str, args)],
