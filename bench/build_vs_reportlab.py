@@ -31,15 +31,13 @@ from harness import (
     BenchmarkFailed,
     alternate,
     exits_zero,
-    forget_compiled_art,
+    forget_user_cache,
     load_average,
     paired_cpu_ratio,
     paired_ratio,
     pdf_pages,
     report,
 )
-
-from generator.cache.buildcache import CACHE_FOLDER
 
 PACK = ROOT / "cards" / "cwnb"
 BUDGET = 2.0
@@ -89,7 +87,7 @@ def main(pairs: int, cold: bool) -> None:
                                         str(copies), str(floor_pdf)], floor_built),
             # --force: a real build every time, not the "up to date" skip of a rebuild
             name: ([*PNP, "build", str(PACK), "--out", str(out / "pnp"), "--force"], pnp_built),
-        }, pairs, prepare={name: lambda: forget_compiled_art(out / "pnp" / CACHE_FOLDER)}
+        }, pairs, prepare={name: forget_user_cache}
             if cold else None)
     cache = ("cold: build cache and user caches deleted before each pnp run" if cold
              else "warm caches")

@@ -30,23 +30,17 @@ Check = Callable[[subprocess.CompletedProcess[bytes]], None]
 #: every module at install time); a shell with PYTHONDONTWRITEBYTECODE set would otherwise
 #: make each run compile pnp's sources again and time the compiler
 ENV = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
-#: pnp's user-level caches (compiled SVG art, parsed YAML, schema verdicts:
-#: generator.cache.usercache) are the benchmark's own, not the user's: a "cold" run deletes them
-#: with the build's cache
+#: pnp's caches (build records, faces and chunks of pages, compiled SVG art, parsed YAML,
+#: schema verdicts: generator.cache.usercache) are the benchmark's own, not the user's: a "cold" run
+#: deletes them (set here too, so that the benchmark finds them where its children keep them)
 USER_CACHE = Path(tempfile.mkdtemp(prefix="pnp-bench-cache-"))
-ENV["PNP_CACHE_DIR"] = str(USER_CACHE)
+ENV["PNP_CACHE_DIR"] = os.environ["PNP_CACHE_DIR"] = str(USER_CACHE)
 
 
 def forget_user_cache() -> None:
     """Make the next pnp run meet its input for the first time: no art compiled, no file
     parsed, no card checked before."""
     shutil.rmtree(USER_CACHE, ignore_errors=True)
-
-
-def forget_compiled_art(build_cache: Path) -> None:
-    """Make the next pnp run cold: its build cache and the user-level caches go."""
-    shutil.rmtree(build_cache, ignore_errors=True)
-    forget_user_cache()
 
 
 class BenchmarkFailed(SystemExit):

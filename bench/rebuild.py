@@ -23,6 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import PNP, ROOT, BenchmarkFailed, exits_zero, load_average, run_measured
 from scaling import make_expansion
 
+from generator.cache.usercache import output_cache_folder
+
 BASE = ROOT / "cards" / "cwnb"
 
 
@@ -36,8 +38,9 @@ def says(start: bytes):
 
 
 def chunk_files(out: Path) -> dict[str, int]:
-    cache = out / ".pnp-cache" / "pages"
-    return {str(p): p.stat().st_mtime_ns for p in cache.rglob("*.pdf")}
+    cache = output_cache_folder(out)
+    assert cache is not None  # (the harness sets the benchmark's own cache folder)
+    return {str(p): p.stat().st_mtime_ns for p in (cache / "pages").rglob("*.pdf")}
 
 
 def measure(name: str, argv: list[str], out: Path, cards: Path, rounds: int) -> None:

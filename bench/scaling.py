@@ -39,12 +39,11 @@ from harness import (
     BenchmarkFailed,
     alternate,
     exits_zero,
-    forget_compiled_art,
+    forget_user_cache,
     load_average,
     run_measured,
 )
 
-from generator.cache.buildcache import CACHE_FOLDER
 from generator.render.sheetpdfs import assemble, join_duplex
 
 BASE = ROOT / "cards" / "cwnb"
@@ -129,7 +128,7 @@ def measure(ships: int, pairs: int, scratch: Path, cold: bool = False) -> dict[s
         "pnp": ([*PNP, "build", *build_argv], pnp_built),
         "replay": ([sys.executable, str(ROOT / "bench" / "replay_reportlab.py"), str(dump),
                     str(replayed)], replay_built),
-    }, pairs, prepare={"pnp": lambda: forget_compiled_art(out / CACHE_FOLDER)}
+    }, pairs, prepare={"pnp": forget_user_cache}
         if cold else None)
     pnp, replay = runs["pnp"], runs["replay"]
     net = [seconds - unpickled for seconds, unpickled in

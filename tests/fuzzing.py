@@ -14,7 +14,17 @@ space. The outcome is classified:
 - unlocated: a finding without a line about a file that has lines (whole-file findings such as
   a refused link are exempt: they have no line to point at);
 - exit-code: an exit code other than 0, 1 and 2, or one that disagrees with the output (1 without
-  an error finding, 0 with one, 2 without a message).
+  an error finding, 0 with one, 2 without a message), or a build stopped (exit 2) on an SVG that
+  validation passed;
+- leak: bytes of the files beside the pack (``outside/``, which attacks name through SVG
+  references, links and paths) found in an output (PDF streams inflated, pictures, manifests);
+- stderr: a library's log line or warning, or a raw control character, reached stderr.
+
+Attack classes of issue 24: SVG references out of the pack (``svg-outside``), embedded pictures
+(``svg-raster``: data URIs, pictures of the pack, cut short, of many pixels), workbook XML
+(``xlsx-xml``: long tokens, shared strings, styles, malformed parts), CEL nesting in a data
+game's rules (``cel``) and catalog charsets (``po-charset``: a charset the bytes contradict, no
+text encoding, duplicates, a hundred thousand obsolete entries).
 
 ``python tests/fuzzing.py --cases 3000 --jobs 2`` (``make fuzz``) prints the table; ``make test``
 runs a few dozen cases through the same code (tests/test_fuzz.py). A failing case is replayed
@@ -48,7 +58,9 @@ CARDS = ROOT / "cards"
 CPU_SECONDS = 10
 WALL_SECONDS = 60
 MEMORY_BYTES = 1 << 30
-CLASSES = ("crash", "hang", "memory", "internal", "unlocated", "exit-code")
+CLASSES = ("crash", "hang", "memory", "internal", "unlocated", "exit-code", "leak", "stderr")
+#: written into the files beside the pack (``outside/``): found in any output, it leaked
+SECRET_MARKER = "PNPSECRET7731"
 #: findings about a file as a whole (it was not read, so there is no line to point at)
 WHOLE_FILE_CODES = frozenset({"path-escape", "broken-link", "not-a-file", "unreadable",
                               "file-too-large", "too-many-files", "link-loop",
@@ -344,6 +356,146 @@ def attack_svg(data: bytes, rng: random.Random) -> bytes:
     return (head + ">" + body + "</svg>\n").encode()
 
 
+def _png_bytes(side: int, color: tuple[int, int, int] = (3, 250, 3), cut: bool = False) -> bytes:
+    import io
+
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (side, side), color).save(buffer, "PNG")
+    data = buffer.getvalue()
+    return data[: len(data) * 2 // 3] if cut else data
+
+
+def attack_svg_outside(data: bytes, rng: random.Random, target: Path, outside: Path) -> bytes:
+    """An SVG naming the files beside the pack: <use>, <image>, CSS, absolute paths, URLs."""
+    text = data.decode("utf-8", "replace")
+    head, _, _ = text.partition(">")
+    up = os.path.relpath(outside, target.parent).replace(os.sep, "/")
+    name = rng.choice(["secret.svg#s", "secret.svg", "secret.png"])
+    href = rng.choice([f"{up}/{name}", f"{outside}/{name}", f"file://{outside}/{name}",
+                       f"{up}/../outside/./{name}", f"{up}\\{name}"])
+    element = rng.choice(["use", "image", "image", "css", "import"])
+    if element == "use":
+        body = f'<use href="{href}"/><use xlink:href="{href}"/>'
+    elif element == "image":
+        body = f'<image width="50" height="50" xlink:href="{href}" href="{href}"/>'
+    elif element == "css":
+        body = f'<rect width="9" height="9" style="fill:url({href})"/>'
+    else:
+        body = f'<style>@import "{href}"; rect {{fill: url("{href}")}}</style><rect width="9"/>'
+    head = head if "xmlns:xlink" in head else head + ' xmlns:xlink="http://www.w3.org/1999/xlink"'
+    return (head + ">" + body + "</svg>\n").encode()
+
+
+def attack_svg_raster(data: bytes, rng: random.Random, target: Path) -> bytes:
+    """An SVG with a picture inside: embedded as a data URI (whole, cut short, wrapped, of many
+    pixels, not PNG), or a picture file of the pack beside it."""
+    import base64
+
+    text = data.decode("utf-8", "replace")
+    head, _, _ = text.partition(">")
+    choice = rng.randrange(6)
+    if choice == 5:
+        picture = target.with_name("zz-picture.png")
+        picture.write_bytes(_png_bytes(rng.choice([8, 64]), cut=rng.random() < 0.3))
+        href = picture.name
+    else:
+        raw = {0: _png_bytes(16), 1: _png_bytes(16, cut=True), 2: _png_bytes(6000),
+               3: b"GIF89a\x01\x00\x01\x00\x00\x00\x00;", 4: _png_bytes(32)}[choice]
+        encoded = base64.b64encode(raw).decode()
+        if choice == 4:  # wrapped as Inkscape writes it
+            encoded = "\n".join(encoded[i:i + 76] for i in range(0, len(encoded), 76))
+        kind = "gif" if choice == 3 else rng.choice(["png", "png", "jpeg"])
+        href = f"data:image/{kind};base64,{encoded}"
+    head = head if "xmlns:xlink" in head else head + ' xmlns:xlink="http://www.w3.org/1999/xlink"'
+    body = f'<image x="5" y="5" width="40" height="40" xlink:href="{href}"/>'
+    return (head + ">" + body + "</svg>\n").encode()
+
+
+def attack_workbook_xml(path: Path, rng: random.Random) -> str:
+    """Edit the XML inside a workbook: a long comment or attribute (expat's quadratic case),
+    many shared strings or styles, a part cut short or not XML."""
+    import zipfile
+
+    with zipfile.ZipFile(path) as source:
+        parts = {info.filename: source.read(info) for info in source.infolist()}
+    sheet = next((n for n in parts if n.startswith("xl/worksheets/")), "xl/worksheets/sheet1.xml")
+    choice = rng.randrange(6)
+    xml = parts.get(sheet, b"<worksheet/>")
+    if choice == 0:
+        size = rng.choice([300_000, 3_000_000, 24_000_000])
+        parts[sheet] = xml.replace(b"</worksheet>", b"<!--" + b"x" * size + b"--></worksheet>")
+        what = f"comment {size}"
+    elif choice == 1:
+        parts[sheet] = xml.replace(b"<sheetData", b'<sheetData a="' + b"1" * 2_000_000 + b'"')
+        what = "long attribute"
+    elif choice == 2:
+        parts["xl/sharedStrings.xml"] = (b'<sst xmlns="http://schemas.openxmlformats.org/'
+                                         b'spreadsheetml/2006/main">' + b"<si><t/></si>"
+                                         * rng.choice([1_000, 2_000_000]) + b"</sst>")
+        what = "shared strings"
+    elif choice == 3 and "xl/styles.xml" in parts:
+        parts["xl/styles.xml"] = parts["xl/styles.xml"].replace(
+            b"</cellXfs>", b"<xf/>" * rng.choice([100, 1_000_000]) + b"</cellXfs>")
+        what = "styles"
+    elif choice == 4:
+        name = rng.choice(sorted(n for n in parts if n.endswith(".xml")))
+        parts[name] = parts[name][: rng.randrange(len(parts[name]) + 1)]
+        what = f"cut {name}"
+    else:
+        name = rng.choice(sorted(n for n in parts if n.endswith(".xml")))
+        parts[name] = rng.choice([b"<a><b></a>", b"not xml", b"\xff\xfe<\x00a\x00",
+                                  b'<?xml version="1.0" encoding="UTF-7"?><a/>'])
+        what = f"malformed {name}"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as target:
+        for name, data in parts.items():
+            target.writestr(name, data)
+    return what
+
+
+def attack_cel(data: bytes, rng: random.Random) -> bytes:
+    """A data game's rule with nesting the cost check must see through: comprehensions over
+    comprehensions, concatenated lists, literal lists, macros over other names."""
+    nested = rng.choice([
+        "cards.map(a, cards.map(b, cards.map(c, cards.map(d, a))))",
+        "cards.all(a, cards.all(b, cards.all(c, cards.exists(d, d == a))))",
+        "(cards + cards + cards + cards + cards + cards).map(a, cards).size() > 0",
+        "[" * 60 + "1" + "]" * 60 + " == []",
+        "[cards, cards, cards].map(l, l.map(a, l.map(b, l.size()))).size() > 0",
+        "cards.map(x, x).map(y, cards.map(z, cards)).size() > 0",
+        "size(" * 200 + "cards" + ")" * 200 + " > 0",
+    ])
+    text = data.decode("utf-8", "replace")
+    replaced = re.sub(r'check: "[^"\n]*"', lambda _: f'check: "{nested}"', text,
+                      count=rng.randint(1, 3))
+    return replaced.encode()
+
+
+def attack_po_charset(data: bytes, rng: random.Random) -> bytes:
+    """A catalog whose charset lies, or is no text encoding; a message written twice; a hundred
+    thousand obsolete entries (fuzzy matching over them)."""
+    text = data.decode("utf-8", "replace")
+    choice = rng.randrange(5)
+    if choice == 0:  # bytes of one charset declared as another
+        actual, declared = rng.choice([("latin-1", "ISO-8859-5"), ("latin-1", "KOI8-R"),
+                                       ("cp1251", "ISO-8859-1"), ("koi8-r", "CP1252")])
+        return text.replace("charset=UTF-8", f"charset={declared}").encode(actual, "replace")
+    if choice == 1:
+        declared = rng.choice(["base64", "rot13", "UTF-7", "zlib", "hex", "idna", "UTF-32"])
+        return text.replace("charset=UTF-8", f"charset={declared}").encode()
+    if choice == 2:
+        entries = re.findall(r'(?ms)^(?:msgctxt "[^\n]*"\n)?msgid "[^\n]+"\n.*?(?=\n\n|\Z)',
+                             text)
+        return (text + "\n\n" + rng.choice(entries or ['msgid "x"\nmsgstr "y"'])
+                + "\n").encode()
+    if choice == 3:
+        old = "".join(f'#~ msgid "Old text number {i} of a card"\n#~ msgstr "Alt {i}"\n\n'
+                      for i in range(rng.choice([1_000, 100_000])))
+        return (text + "\n" + old).encode()
+    return text.replace("charset=UTF-8", "charset=UTF-8; charset=BOGUS").encode()
+
+
 def _table_rows(path: Path | None) -> list[list[str]]:
     """The rows of a CSV table (two made-up rows when there is none to read)."""
     import csv
@@ -480,25 +632,33 @@ def make_case(seed: int, number: int, sources: list[Source]) -> tuple[Case, rand
     elif roll < 0.2:
         attack = "add"
     elif kind == "catalog":
-        attack = rng.choice(["bytes", "po", "po"])
+        attack = rng.choice(["bytes", "po", "po", "po-charset", "po-charset"])
+    elif kind == "manifest" and target == "game.yaml" and "table" in source.files:
+        attack = rng.choice(["bytes", "yaml", "yaml-attack", "cel", "cel"])  # a data game
     elif kind in {"card", "manifest", "glossary", "deck", "template"}:
         attack = rng.choice(["bytes", "yaml", "yaml", "yaml-attack"])
     elif kind == "table":
-        attack = rng.choice(["bytes", "table", "table", "xlsx"])
+        attack = rng.choice(["bytes", "table", "table", "xlsx", "xlsx-xml"])
     elif kind == "image" and target.endswith(".svg"):
-        attack = rng.choice(["bytes", "svg", "svg"])
+        attack = rng.choice(["bytes", "svg", "svg", "svg-outside", "svg-outside", "svg-raster"])
     else:
         attack = "bytes"
     case = Case(number, source.folder.name, kind, target, attack)
-    case.command = _command(source, kind, rng)
+    case.command = _command(source, kind, rng, attack)
     return case, rng
 
 
-def _command(source: Source, kind: str, rng: random.Random) -> list[str]:
+def _command(source: Source, kind: str, rng: random.Random, attack: str = "") -> list[str]:
     pack = "{pack}" if source.base is None else "{base}"
     extra = [] if source.base is None else ["--with", "{pack}"]
     locale = rng.choice(source.locales)
     roll = rng.random()
+    if attack in {"svg-outside", "svg-raster"} and roll < 0.5:  # what reaches an output
+        if roll < 0.1:
+            return ["preview", pack, *extra, "--locale", locale, "--out", "{out}"]
+        return ["build", pack, *extra, "--locale", locale, "--out", "{out}", "-q"]
+    if attack == "po-charset" and roll < 0.4:
+        return ["i18n", rng.choice(["status", "update", "update"]), "{pack}"]
     if roll < 0.07:
         return ["build", pack, *extra, "--locale", locale, "--out", "{out}", "-q"]
     if roll < 0.11:
@@ -525,32 +685,63 @@ def materialize(case: Case, rng: random.Random, sources: dict[str, Source],
         shutil.copytree(source.base, base, symlinks=True)
     outside = work / "outside"
     outside.mkdir()
+    (outside / "secret.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" width="100" height="100">'
+        f'<g id="s"><rect width="100" height="100" fill="#fa0303"/><text x="5" y="50">'
+        f'{SECRET_MARKER}</text></g></svg>', encoding="utf-8")
+    (outside / "secret.png").write_bytes(_png_bytes(24, (250, 3, 3)))
     target = pack / case.target
     if case.attack == "fs":
         case.attack = "fs:" + attack_fs(target, pack, rng, outside)
     elif case.attack == "add":
         case.attack = "add:" + attack_add(pack, source, rng)
-    elif case.attack == "xlsx":  # the table as a workbook, with hostile cells
+    elif case.attack in {"xlsx", "xlsx-xml"}:  # the table as a workbook, with hostile cells
         rows = _table_rows(target)
         target.unlink()
         write_workbook(target.with_suffix(".xlsx"), rows, rng)
+        if case.attack == "xlsx-xml":
+            case.attack += ":" + attack_workbook_xml(target.with_suffix(".xlsx"), rng)
+    elif case.attack == "svg-outside":
+        target.write_bytes(attack_svg_outside(target.read_bytes(), rng, target, outside))
+    elif case.attack == "svg-raster":
+        target.write_bytes(attack_svg_raster(target.read_bytes(), rng, target))
     else:
         mutator: Callable[[bytes, random.Random], bytes] = {
             "bytes": mutate_bytes, "yaml": mutate_yaml, "yaml-attack": attack_yaml,
-            "po": attack_po, "table": attack_table, "svg": attack_svg}[case.attack]
+            "po": attack_po, "table": attack_table, "svg": attack_svg, "cel": attack_cel,
+            "po-charset": attack_po_charset}[case.attack]
         target.write_bytes(mutator(target.read_bytes(), rng))
+    for secret in outside.iterdir():  # read by anyone, its access time moves past its mtime
+        info = secret.lstat()
+        os.utime(secret, (info.st_mtime - 10_000, info.st_mtime), follow_symlinks=False)
     names = {"{pack}": "pack", "{base}": "base", "{out}": "out"}
     return [names.get(arg, arg) for arg in case.command]
 
 
 # --- running ---------------------------------------------------------------------------------
 
+def _mapped_bytes() -> int:
+    """The address space this process maps now (Linux: /proc/self/status VmSize), 0 if not
+    known."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmSize:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
 def _child(args: list[str], work: Path) -> None:
     """Runs in the forked child: limits, redirected output, pnp's own entry point."""
     code = 0
     try:
         os.chdir(work)
-        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
+        # 1 GiB more than the child already maps: a child forked from a large process (the
+        # test run, with every test module's libraries loaded) starts with their mappings,
+        # which are not pnp's to pay for
+        limit = _mapped_bytes() + MEMORY_BYTES
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
         resource.setrlimit(resource.RLIMIT_CPU, (CPU_SECONDS, CPU_SECONDS + 1))
         for fd, name in ((1, "stdout"), (2, "stderr")):
             handle = os.open(work / name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
@@ -673,6 +864,60 @@ def classify(outcome: Outcome, status: int, timed_out: bool, out: str, err: str,
     elif code == 2 and not err.strip():
         classes.append("exit-code")
         outcome.detail = "exit 2 without a message"
+    elif code == 2 and "cannot be drawn" in err:
+        classes.append("exit-code")
+        outcome.detail = f"an SVG that validated could not be drawn: {err[-300:]}"
+    leaked = _leaked(work / "out") or _read_outside(work / "outside")
+    if leaked:
+        classes.append("leak")
+        outcome.detail = f"bytes from outside the pack in {leaked}"
+    noise = _noise(err)
+    if noise:
+        classes.append("stderr")
+        outcome.detail = f"not pnp's own line on stderr: {noise!r}"
+
+
+#: what a library prints through logging's last-resort handler or warnings.showwarning
+_LIBRARY_LINE = re.compile(r"^(?:[\w.]+Warning: |WARNING:|ERROR:|Unable to |Can't handle|"
+                           r"Failed to |Ignoring |Refusing |.*\.py:\d+: )")
+
+
+def _noise(err: str) -> str:
+    for line in err.splitlines():
+        if _LIBRARY_LINE.match(line) or any(ord(c) < 32 and c != "\t" for c in line):
+            return line[:200]
+    return ""
+
+
+def _read_outside(outside: Path) -> str:
+    """A file beside the pack that was opened and read during the run (its access time was set
+    long before its modification time; the file system's relatime moves it on a read)."""
+    for secret in sorted(outside.iterdir()) if outside.is_dir() else ():
+        info = secret.lstat()
+        if info.st_atime > info.st_mtime - 5_000:
+            return f"outside/{secret.name} (read)"
+    return ""
+
+
+def _leaked(out: Path) -> str:
+    """The first output file holding the secret marker, in its bytes or in a PDF stream."""
+    import zlib
+
+    marker = SECRET_MARKER.encode()
+    if not out.is_dir():
+        return ""
+    for path in sorted(out.rglob("*")):
+        if not path.is_file() or path.is_symlink():
+            continue
+        data = path.read_bytes()
+        if marker in data:
+            return str(path.relative_to(out))
+        if path.suffix == ".pdf":
+            for stream in re.findall(rb"stream\r?\n(.*?)endstream", data, re.DOTALL):
+                with contextlib.suppress(zlib.error):
+                    if marker in zlib.decompressobj().decompress(stream, 50_000_000):
+                        return str(path.relative_to(out))
+    return ""
 
 
 def _findings(case: Case, out: str, err: str) -> list[dict]:

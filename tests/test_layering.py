@@ -187,3 +187,23 @@ def test_tests_mirror_the_packages(stage):
     if not (PACKAGE / stage).is_dir():
         pytest.skip(f"no package {stage} yet")
     assert (ROOT / "tests" / stage).is_dir(), f"tests/{stage}/ is missing"
+
+
+def test_no_stage_asks_which_kind_of_game_it_has():
+    """Built-in and data games answer one contract (generator.model.game.Game): no module
+    outside the two game packages names either kind, and the contract carries no escape hatch
+    to one of them."""
+    from generator.model.game import Game
+
+    assert "data" not in Game.__struct_fields__ and "definition" not in Game.__struct_fields__
+    kinds = ("BuiltinGame", "DataDefinedGame", "DataGame", "LazyFaces")
+    asking = []
+    for module, path in _modules().items():
+        if _stage(module) in {"games", "datagame"}:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        named = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+        named |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+                  for alias in node.names}
+        asking += [f"{path.relative_to(ROOT)}: {name}" for name in kinds if name in named]
+    assert not asking, asking

@@ -14,6 +14,7 @@ from conftest import CWNB, ROOT, SHIP, run_pnp
 from pdfread import page_texts
 from pypdf import PdfReader
 
+from generator.cache import usercache
 from generator.impose.sheets import SheetOptions
 from generator.pipeline.build import build
 from generator.render import sheetpdfs as sheetfiles
@@ -137,15 +138,15 @@ def test_an_edited_card_redraws_only_its_chunk(tmp_path: Path, monkeypatch) -> N
     monkeypatch.setattr(sheetfiles, "CHUNK_SHEETS", 5)  # 21 sheets: 6 chunks (an even count)
     out = tmp_path / "out"
     build(pack, (), None, SheetOptions(), out)
-    cache = out / ".pnp-cache" / "pages" / "cwnb" / "en" / "a4"
-    before = {path.name: path.stat().st_mtime_ns for path in cache.iterdir()}
+    cache = usercache.output_cache_folder(out) / "pages" / "cwnb" / "en" / "a4"
+    before = {path.name: path.stat().st_mtime_ns for path in cache.glob("*.pdf")}
     assert len(before) == 6
     ships = pack / "ships.yaml"
     ships.write_text(ships.read_text(encoding="utf-8").replace("name: USS Nimitz",
                                                                 "name: USS Nimitz II", 1),
                      encoding="utf-8")
     edited = build(pack, (), None, SheetOptions(), out).out_dir
-    after = {path.name: path.stat().st_mtime_ns for path in cache.iterdir()}
+    after = {path.name: path.stat().st_mtime_ns for path in cache.glob("*.pdf")}
     assert len(after) == 6 and len(set(after.items()) - set(before.items())) == 1
     fresh = build(pack, (), None, SheetOptions(), tmp_path / "fresh", reuse=False).out_dir
     for name in ("fronts.pdf", "backs.pdf", "duplex.pdf"):

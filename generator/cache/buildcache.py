@@ -1,35 +1,59 @@
-"""Skip a build whose inputs have not changed since the last one wrote its output.
+"""Skip a build whose inputs have not changed since the last one wrote its output, and never
+skip one whose output would be stale.
 
 A build's result depends on its inputs only: every file of the packs (cards, game.yaml,
-catalogs, glossary, decks, templates, art, fonts of a data game), pnp's built-in templates and
-fonts, pnp's own code, and the options. Their fingerprint is taken here, before anything heavy
-is imported (YAML, schemas, ReportLab: most of a small build's time), and compared with the
-record the last successful build of the same command left in ``<out>/.pnp-cache/``. When
-nothing changed and the output folder still holds exactly the files that build wrote, the build
-is skipped and its messages are shown again.
+catalogs, glossary, decks, templates, art, fonts of a data game), every other file a card
+names (a hidden ``art/.wip.svg`` too), pnp itself and the libraries it runs on (the cache
+layer's key recipe, generator.cache.usercache), and the options. Their fingerprint is taken here,
+before anything heavy is imported (YAML, schemas, ReportLab: most of a small build's time),
+and compared with the record the last successful build of the same command left in the
+output's cache folder. When nothing changed and the output folder still holds exactly the
+files that build wrote, byte for byte (their digests are kept), the build is skipped and its
+messages are shown again.
 
 The fingerprint hashes the content of every pack file (an edit that keeps a file's size and
-time is still seen). pnp's own modules, templates and fonts are taken by size and modification
-time: they change only when pnp is installed again or edited in a checkout.
+time is still seen). A build is recorded only if its inputs are as they were when it began:
+the fingerprint is taken again at the end, and every file's size and time compared with the
+first reading, so an edit saved during the build, even one undone before it ends, leaves no
+record, and the next build is a real one.
 """
 
 from __future__ import annotations
 
-import functools
+import contextlib
 import hashlib
 import json
 import os
+import time
 from collections.abc import Iterable
 from pathlib import Path
 
-CACHE_FOLDER = ".pnp-cache"
-_FONT_PACKAGES = ("fontpkg_pt_sans", "fontpkg_pt_sans_narrow")
+from generator.cache.usercache import (
+    discard,
+    file_digest,
+    key_recipe,
+    output_cache_folder,
+    read_entry,
+    touch,
+    write_entry,
+)
+from generator.core.limits import FILE_BYTES
+
+_MAGIC = b"pnp-build 2\n"
+#: the largest input file hashed: the largest a pack file may be (a larger one leaves no
+#: record, and the build reports it)
+_INPUT_BYTES = max(FILE_BYTES.values())
+#: files other than the packs' own that the faces of this process's builds drew
+_named: set[str] = set()
+
+#: a file's path, size and modification time as it was hashed
+Seen = tuple[str, int, int]
 
 
 def _files(root: Path, exclude: Path | None = None) -> Iterable[Path]:
     """Every regular file below ``root``, in a stable order, hidden entries and caches left
     out (``__pycache__``, editor swap files), and the folder ``exclude`` (an output folder
-    inside a pack)."""
+    inside a pack). A hidden file that a card names is fingerprinted as a named file."""
     for folder, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__"
                          and (exclude is None or Path(folder, d).resolve() != exclude))
@@ -38,133 +62,148 @@ def _files(root: Path, exclude: Path | None = None) -> Iterable[Path]:
                 yield Path(folder) / name
 
 
-def _content_hash(path: Path) -> bytes:
-    """A pack file's content hash, read as the pack file policy reads it: opened without
-    blocking, regular files only, within the largest size a pack file may have. Anything else
-    (a named pipe, a link to a device, a 200 MB file) raises OSError: there is then no cache
-    and the build itself reports the file."""
-    import stat
-
-    from generator.core.limits import FILE_BYTES
-    from generator.runtime.readflags import READ_FLAGS
-
-    fd = os.open(path, READ_FLAGS)
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > max(FILE_BYTES.values()):
-            raise OSError(f"{path}: not a pack file to fingerprint")
-        digest = hashlib.sha256()
-        while chunk := os.read(fd, 1 << 20):
-            digest.update(chunk)
-        return digest.digest()
-    finally:
-        os.close(fd)
+def _content_hash(path: Path, seen: list[Seen] | None = None) -> bytes:
+    """A file's content hash, read without following a link, blocking on a named pipe or
+    reading without bound (generator.cache.usercache.read_regular), its size and time appended to
+    ``seen`` as they were when it was opened. Anything that is not a regular file raises
+    OSError: there is then no record, and the build itself reports the file."""
+    digest, info = file_digest(path, _INPUT_BYTES)
+    if seen is not None:
+        seen.append((str(path), info.st_size, info.st_mtime_ns))
+    return digest
 
 
-def _stat_lines(root: Path) -> bytes:
-    """``path NUL size NUL time`` of every file :func:`_files` yields under ``root``, in its
-    order: pnp's own 300 files, taken as strings (pathlib objects for each cost a build 4 ms)."""
-    lines = []
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
-        for name in sorted(files):
-            if not name.startswith("."):
-                path = os.path.join(folder, name)
-                stat = os.stat(path)
-                lines.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\n")
-    return "".join(lines).encode()
-
-
-def _font_roots() -> list[Path]:
-    import importlib.util
-
-    roots = []
-    for package in _FONT_PACKAGES:
-        spec = importlib.util.find_spec(package)
-        if spec is not None and spec.submodule_search_locations:
-            roots.extend(Path(p) for p in spec.submodule_search_locations)
-    return roots
-
-
-def fingerprint(packs: Iterable[Path], extra_files: Iterable[Path], options: dict,
-                exclude: Path | None = None) -> str:
+def _fingerprint(packs: Iterable[Path], extra_files: Iterable[Path], options: dict,
+                 exclude: Path | None = None) -> tuple[str, list[Seen]]:
     """A hash of everything a build reads and every option it was given (``exclude``: the
-    output root, when it lies inside a pack)."""
+    output root, when it lies inside a pack), and what was read: each file's size and time."""
+    seen: list[Seen] = []
     digest = hashlib.sha256()
     digest.update(json.dumps(options, sort_keys=True, default=str).encode())
     for root in packs:
         digest.update(f"pack {root.resolve()}\n".encode())
         for path in _files(root, exclude):
             digest.update(f"{path.relative_to(root)}\n".encode())
-            digest.update(_content_hash(path))
+            digest.update(_content_hash(path, seen))
     for path in extra_files:
         digest.update(f"file {path.resolve()}\n".encode())
-        digest.update(_content_hash(path))
-    digest.update(pnp_stamps())
-    return digest.hexdigest()
+        digest.update(_content_hash(path, seen))
+    digest.update(key_recipe())
+    return digest.hexdigest(), seen
 
 
-@functools.cache
-def pnp_stamps() -> bytes:
-    """pnp's own files that decide what a build draws (code, schemas, templates, fonts), by
-    path, size and time."""
-    from generator.runtime.resources import PACKAGE_ROOT, builtin_templates_root
-
-    return b"".join(_stat_lines(root)
-                    for root in (PACKAGE_ROOT, builtin_templates_root(), *_font_roots()))
+def fingerprint(packs: Iterable[Path], extra_files: Iterable[Path], options: dict,
+                exclude: Path | None = None) -> str:
+    """A hash of everything a build reads and every option it was given."""
+    return _fingerprint(packs, extra_files, options, exclude)[0]
 
 
-def _outputs(folder: Path) -> dict[str, list[int]]:
-    """The files of an output folder with their sizes and times: a user who deleted or
-    replaced one gets a real build."""
-    found = {}
+def named_files(layouts: Iterable[object]) -> set[str]:
+    """The files that laid-out faces draw (an art op's ``path``), for the fingerprint and
+    for ``pnp watch``."""
+    return {path for layout in layouts for op in getattr(layout, "ops", ())
+            if isinstance(path := getattr(op, "path", None), str)}
+
+
+def note_named(paths: Iterable[str]) -> None:
+    """The files a build's faces drew: those the packs' walk leaves out (hidden ones) join
+    the fingerprint of the build's record."""
+    _named.update(paths)
+
+
+def _named_digest(paths: Iterable[str]) -> tuple[str, list[Seen]]:
+    seen: list[Seen] = []
+    digest = hashlib.sha256()
+    for path in sorted(paths):
+        digest.update(f"{path}\n".encode())
+        try:
+            digest.update(_content_hash(Path(path), seen))
+        except OSError:
+            digest.update(b"unreadable")
+    return digest.hexdigest(), seen
+
+
+def _outputs(folder: Path) -> dict[str, list[int | str]]:
+    """The files of an output folder with their sizes, times and digests: a user who
+    deleted, replaced or damaged one (even keeping its size and time) gets a real build."""
+    found: dict[str, list[int | str]] = {}
     for entry in sorted(os.scandir(folder), key=lambda e: e.name):
-        if entry.is_file():
-            stat = entry.stat()
-            found[entry.name] = [stat.st_size, stat.st_mtime_ns]
+        if entry.is_file(follow_symlinks=False):
+            info = entry.stat(follow_symlinks=False)
+            with open(entry.path, "rb") as file:
+                digest = hashlib.file_digest(file, "sha256").hexdigest()
+            found[entry.name] = [info.st_size, info.st_mtime_ns, digest]
     return found
 
 
 class BuildRecord:
-    """The record of one build command (its packs, options and output root) in the cache."""
+    """The record of one build command (its packs, options and output root) in the output's
+    cache folder (generator.cache.usercache.output_cache_folder; none when caches are off)."""
 
     def __init__(self, out_root: Path, packs: list[Path], extra_files: list[Path],
                  options: dict, exclude: Path | None = None) -> None:
-        command = json.dumps([[str(p.resolve()) for p in packs], options], sort_keys=True,
+        self._started = time.time_ns()
+        self._args = (packs, extra_files, options,
+                      exclude.resolve() if exclude is not None else None)
+        self.inputs: str | None = None
+        self._seen: list[Seen] = []
+        self._packs = [root.resolve() for root in packs]
+        folder = output_cache_folder(out_root)
+        self.path: Path | None = None
+        if folder is None:
+            return
+        command = json.dumps([[str(p) for p in self._packs], options], sort_keys=True,
                              default=str)
-        self.path = out_root / CACHE_FOLDER / (
-            "build-" + hashlib.sha256(command.encode()).hexdigest()[:24] + ".json")
+        self.path = folder / ("build-" + hashlib.sha256(command.encode()).hexdigest()[:24]
+                              + ".record")
         try:
-            self.inputs = fingerprint(packs, extra_files, options,
-                                      exclude.resolve() if exclude is not None else None)
+            self.inputs, self._seen = _fingerprint(*self._args)
         except OSError:  # an unreadable input: let the build report it properly
             self.inputs = None
 
     def unchanged(self) -> dict | None:
         """The last build's record when its inputs and its output are as they were."""
-        if self.inputs is None:
+        if self.inputs is None or self.path is None:
+            return None
+        body = read_entry(self.path, _MAGIC)
+        if body is None:
             return None
         try:
-            record = json.loads(self.path.read_text(encoding="utf-8"))
-            if record.get("inputs") != self.inputs:
+            record = json.loads(body)
+            if record["inputs"] != self.inputs:
+                return None
+            if _named_digest(record["named"])[0] != record["named_inputs"]:
                 return None
             if _outputs(Path(record["out_dir"])) != record["outputs"]:
                 return None
         except (OSError, ValueError, KeyError, TypeError):
             return None
+        touch(self.path.parent)
         return record
 
     def save(self, out_dir: Path, pages: int, messages: str) -> None:
-        """Remember a successful build (written atomically; a failure to write is no error:
-        the next build is simply a full one)."""
-        if self.inputs is None:
+        """Remember a successful build, if its inputs did not change while it ran (else the
+        last record goes too: the next build is a real one). A failure to write is no error."""
+        if self.inputs is None or self.path is None:
             return
-        record = {"inputs": self.inputs, "out_dir": str(out_dir), "pages": pages,
-                  "messages": messages, "outputs": _outputs(out_dir)}
+        named = self._named()
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            scratch = self.path.with_suffix(f".tmp-{os.getpid()}")
-            scratch.write_text(json.dumps(record), encoding="utf-8")
-            scratch.replace(self.path)
+            again, seen = _fingerprint(*self._args)
+            named_inputs, named_seen = _named_digest(named)
         except OSError:
-            pass
+            again = None
+        if (again != self.inputs or seen != self._seen
+                or any(mtime >= self._started for _, _, mtime in named_seen)):
+            discard(self.path)  # an input changed during the build: its output may mix both
+            return
+        with contextlib.suppress(OSError):
+            record = {"inputs": self.inputs, "out_dir": str(out_dir), "pages": pages,
+                      "messages": messages, "outputs": _outputs(out_dir),
+                      "named": sorted(named), "named_inputs": named_inputs}
+            write_entry(self.path, _MAGIC, json.dumps(record).encode())
+
+    def _named(self) -> set[str]:
+        """The noted files inside the packs that the walk left out (hidden ones)."""
+        walked = {os.path.realpath(path) for path, _, _ in self._seen}
+        return {path for path in _named if path not in walked
+                and any(Path(path).is_relative_to(root) for root in self._packs)}

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 
 class UsageError(Exception):
-    """Bad command-line use or an unreadable input/output path; printed as one line, exit 2."""
+    """Bad command-line use or an unreadable input/output path; printed as one line, exit 2.
+    Its text has its control characters escaped: it quotes paths and values of the input."""
+
+    def __str__(self) -> str:
+        from generator.core.terminal import printable
+
+        return printable(super().__str__())
 
 
 class MissingResource(UsageError):

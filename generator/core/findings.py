@@ -18,6 +18,7 @@ from urllib.parse import quote
 from msgspec import Struct
 
 from generator.core.location import Location
+from generator.core.terminal import printable
 
 
 def did_you_mean(word: str, choices: list[str]) -> str:
@@ -48,7 +49,9 @@ class Finding(Struct, frozen=True, gc=False):
         if self.locale:
             extra.append(f"locale {self.locale}")
         suffix = f" ({', '.join(extra)})" if extra else ""
-        return f"{self.location}: {self.severity}[{self.code}]: {self.message}{suffix}"
+        # a stranger's file names and texts: no control character reaches the terminal
+        return printable(f"{self.location}: {self.severity}[{self.code}]: {self.message}"
+                         f"{suffix}")
 
     def as_json(self) -> dict[str, object]:
         return {

@@ -47,10 +47,47 @@ MAX_SVG_DEPTH: Final = 200
 #: ``art-unreadable``: copies of shapes an SVG draws through ``<use>`` (a reference to a group of
 #: references is the "billion laughs" of drawings; svglib stops at 10,000 after seconds)
 MAX_SVG_USE_COPIES: Final = 1_000
+#: ``art-unreadable``: characters of path data (``d``, ``points``) an SVG draws, copies through
+#: ``<use>`` counted (svglib and ReportLab spend about 0.7 s of CPU per million; a traced
+#: illustration holds a few hundred thousand)
+MAX_SVG_PATH_CHARS: Final = 1_000_000
+#: ``art-unreadable``: colour stops an SVG's gradient fills may paint, bounded as fills times
+#: the stops of its largest gradient (1,000 fills of a 1,000-stop gradient took 30 s and 1 GiB
+#: to draw; a real drawing paints a few hundred)
+MAX_SVG_GRADIENT_PAINT: Final = 5_000
+#: ``art-unreadable``: SVG files reached through references from one drawing (a drawing that
+#: uses a shape of another file of the pack, which uses one of a third...)
+MAX_SVG_FILE_DEPTH: Final = 4
+#: ``art-too-large``: pixels of one raster picture (a card at 600 dpi is 3 megapixels, at 1200
+#: dpi 12; decoding a 40-megapixel WebP took 640 MiB, and a 25-megapixel one failed within the
+#: 1 GiB budget; printing a 40-megapixel PNG took 1.7 s and 500 MiB)
+MAX_PIXELS: Final = 16_000_000
+#: ``art-pixel-budget``: pixels of all the raster pictures of a card set together (art files
+#: and pictures embedded in SVG art): each is decoded to be checked and again to be printed.
+#: The floor, plus so many pixels per byte of picture data: real art is large on disk too
+#: (a photograph is 3-10 pixels per byte, a drawing 1-4); flat pictures of 40 megapixels in
+#: 2 KB are 20,000
+PACK_PIXELS_FLOOR: Final = 64_000_000
+PACK_PIXELS_PER_BYTE: Final = 8
 #: ``file-too-large``: bytes an XLSX workbook unpacks to (its XML), and its parts (a workbook
 #: is a dozen parts and two per sheet)
 MAX_XLSX_EXPANDED: Final = 64 * MiB
 MAX_XLSX_PARTS: Final = 1_000
+#: ``xlsx-token-too-long``: bytes of one token (a tag with its attributes, a comment, a CDATA
+#: section) of a workbook's XML: expat's work grows with the square of the longest (a 4 MB
+#: comment cost 0.12 s, a 24 MB one minutes); a cell's text is at most 32,767 characters
+MAX_XLSX_TOKEN: Final = 256 * 1024
+#: ``table-too-large``: entries (elements) of a workbook's style sheet; a real one has a few
+#: hundred, and openpyxl reads every one before the first row
+MAX_XLSX_STYLE_ENTRIES: Final = 20_000
+
+#: similarity comparisons ``pnp i18n update`` makes to find fuzzy matches (about 7 microseconds
+#: each; new texts times old translated ones, so 100,000 obsolete entries took minutes); past
+#: it, new messages are added untranslated, as ``msgmerge --no-fuzzy-matching`` adds them
+MAX_FUZZY_COMPARISONS: Final = 150_000
+#: ``po-too-large``: obsolete entries (``#~``) one catalog keeps; every ``i18n update`` formats
+#: and writes each again (100,000 took 3.4 s of the update's 4.9 s)
+MAX_PO_OBSOLETE: Final = 10_000
 
 #: ``file-too-large``: bytes of each kind of file a pack holds
 FILE_BYTES: Final[dict[str, int]] = {

@@ -1,6 +1,6 @@
 """Cards of a game defined in data: the typed card object every later stage sees.
 
-A built-in game declares one dataclass per kind; a data game's kinds exist only as JSON Schemas,
+A built-in game declares one Card subclass per kind; a data game's kinds exist only as JSON Schemas,
 so its card keeps the validated fields in an immutable mapping and answers attribute access
 from it (``card.power``), which is all the localizer and the checks ask of a card.
 """

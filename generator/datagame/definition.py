@@ -10,10 +10,11 @@ not know whether a game came from Python or from data.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
+
+from msgspec import Struct
 
 from generator.core.findings import Finding, did_you_mean, error
 from generator.core.location import Location
@@ -48,8 +49,7 @@ _JSON_TYPES = ("string", "integer", "number", "boolean", "array", "object", "nul
 _ID_SCHEMA = {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$"}
 
 
-@dataclass(frozen=True, slots=True)
-class KindDefinition:
+class KindDefinition(Struct, frozen=True):
     name: str
     front: str
     back: str
@@ -59,8 +59,7 @@ class KindDefinition:
     fields: tuple[str, ...]  # declared properties, in schema order
 
 
-@dataclass(frozen=True, slots=True)
-class DeckDefinition:
+class DeckDefinition(Struct, frozen=True):
     min_size: int | None
     max_size: int | None
     max_copies: int | None
@@ -68,8 +67,7 @@ class DeckDefinition:
     location: Location
 
 
-@dataclass(slots=True)
-class DataGame:
+class DataGame(Struct, frozen=True):
     """What the generic pipeline needs of a data game beyond :class:`Game`'s fields."""
 
     name: str

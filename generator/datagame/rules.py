@@ -18,11 +18,14 @@ per card, which keeps ``pnp validate`` of a thousand-card game well under a seco
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from generator.core.findings import Finding, Severity, did_you_mean, error, warning
 from generator.core.location import Location
+from generator.core.records import PartlyCompared
 from generator.datagame.cards import IMPLIED_FIELDS, DataCard
 from generator.load.yamldoc import YamlDocument
 from generator.rules.cel import (
@@ -44,9 +47,9 @@ from generator.rules.celtree import Reads, compared_literals, estimate_cost
 MAX_NAMED = 8  # cards named in one finding; the rest are counted
 
 
-@dataclass(frozen=True, slots=True)
-class DataRule:
-    """One rule of game.yaml (``rules:`` or ``deck: rules:``)."""
+class DataRule(PartlyCompared, Struct, frozen=True):
+    """One rule of game.yaml (``rules:`` or ``deck: rules:``); its compiled expression and
+    what it reads follow from ``check`` and are left out of equality and hash."""
 
     code: str
     level: str  # card | set | deck
@@ -57,8 +60,10 @@ class DataRule:
     cites: str | None
     location: Location  # the rule entry in game.yaml
     check_location: Location
-    expression: Expression | None = field(default=None, compare=False)
-    reads: Reads | None = field(default=None, compare=False)
+    expression: Expression | None = None
+    reads: Reads | None = None
+
+    _UNCOMPARED = frozenset({"expression", "reads"})
 
     def text(self) -> str:
         return f"{self.message} ({self.cites})" if self.cites else self.message
@@ -148,14 +153,13 @@ def impossible_values(literals: Sequence[tuple[str, str, str]], values_of: Any,
     return problems
 
 
-@dataclass(slots=True)
-class RuleContext:
+class RuleContext(Struct, frozen=True):
     """What the static checks know of the game: each kind's fields and a sample card."""
 
     fields: dict[str, frozenset[str]]
     samples: dict[str, dict[str, object]]
     #: kind -> field -> the values the field may take (None: any)
-    values: dict[str, dict[str, frozenset[str] | None]] = field(default_factory=dict)
+    values: dict[str, dict[str, frozenset[str] | None]] = {}
 
     def values_of(self, kinds: Iterable[str], name: str) -> frozenset[str] | None:
         """Values ``name`` may take on cards of ``kinds``; None when any value may come."""
@@ -286,7 +290,7 @@ def compile_rules(entries: Sequence[Mapping[str, Any]], path: tuple[str, ...],
                                   rule.check_location))
             continue
         facts = reads(expression)
-        rule = DataRule(**{**_fields_of(rule), "expression": expression, "reads": facts})
+        rule = replace(rule, expression=expression, reads=facts)
         unknown = _unknown_names(rule, facts, ctx) + unknown_functions(expression)
         if unknown:
             findings.append(error("rule-unknown-field", f"rule '{rule.code}': "
@@ -309,10 +313,6 @@ def compile_rules(entries: Sequence[Mapping[str, Any]], path: tuple[str, ...],
             continue
         rules.append(rule)
     return rules, findings
-
-
-def _fields_of(rule: DataRule) -> dict[str, Any]:
-    return {name: getattr(rule, name) for name in DataRule.__dataclass_fields__}
 
 
 # --- evaluating --------------------------------------------------------------------------------

@@ -17,9 +17,12 @@ import csv
 import datetime
 import io
 import re
+import warnings
+import zipfile
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 from generator.core.findings import Finding, did_you_mean, error, warning
 from generator.core.limits import (
@@ -29,6 +32,8 @@ from generator.core.limits import (
     MAX_TABLE_ROWS,
     MAX_XLSX_EXPANDED,
     MAX_XLSX_PARTS,
+    MAX_XLSX_STYLE_ENTRIES,
+    MAX_XLSX_TOKEN,
 )
 from generator.core.location import Location
 from generator.datagame.cards import IMPLIED_FIELDS
@@ -72,16 +77,14 @@ def _typed(text: str, schema: Mapping[str, Any] | None) -> object:
     return text
 
 
-@dataclass(frozen=True, slots=True)
-class FormulaCell:
+class FormulaCell(Struct, frozen=True, gc=False):
     """A spreadsheet formula whose value was never computed (the workbook was written by a
     program, not saved by a spreadsheet application), so there is no value to read."""
 
     formula: str
 
 
-@dataclass(frozen=True, slots=True)
-class ErrorCell:
+class ErrorCell(Struct, frozen=True, gc=False):
     """A spreadsheet cell holding an error value (#DIV/0!, #REF!, #N/A ...)."""
 
     code: str
@@ -336,14 +339,37 @@ def load_csv(raw: bytes, file: str, schema: TableSchema
 
 _CELL_TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?c[\s/>]")
 _FORMULA_TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?f[\s/>]")
+_SHARED_STRING_TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?si[\s/>]")
+_ANY_TAG = re.compile(rb"<[A-Za-z_]")
+#: a tag longer than the limit: from a '<' on, no '<' or '>' for that many bytes (each '<'
+#: starts a new try, so the search stays linear)
+_LONG_TAG = re.compile(rb"<[^<>]{%d}" % MAX_XLSX_TOKEN)
+#: tokens that may hold '<' and '>': comments, processing instructions, CDATA, a DOCTYPE
+_SPANS = ((b"<!--", b"-->"), (b"<?", b"?>"), (b"<![CDATA[", b"]]>"), (b"<!DOCTYPE", b">"))
+
+
+def _long_token(xml: bytes) -> str | None:
+    """What in a workbook's XML part is one token longer than :data:`MAX_XLSX_TOKEN` bytes, if
+    anything: expat buffers a token until its end and parses it again with each chunk it is
+    fed, so its work grows with the square of the longest token (a 24 MB comment in a 30 KB
+    workbook took minutes). Found with plain byte searches, before expat sees the part."""
+    for opener, closer in _SPANS:
+        start = xml.find(opener)
+        while start != -1:
+            end = xml.find(closer, start + len(opener))
+            end = len(xml) if end == -1 else end
+            if end - start > MAX_XLSX_TOKEN:
+                return {b"<!--": "a comment", b"<?": "a processing instruction",
+                        b"<![CDATA[": "a CDATA section", b"<!DOCTYPE": "a DOCTYPE"}[opener]
+            start = xml.find(opener, end)
+    return "a tag" if _LONG_TAG.search(xml) is not None else None
 
 
 def _workbook_size(raw: bytes, file: str) -> tuple[bool, Finding | None]:
     """Whether the workbook writes any formula, or why it is too large to open: its XML
     unpacked (a zip bomb), its parts, its cells (counted in its XML before openpyxl parses any:
-    openpyxl holds a whole row in memory, and one row may be millions of cells)."""
-    import zipfile
-
+    openpyxl holds a whole row in memory, and one row may be millions of cells), a part's
+    tokens, shared strings and styles (:func:`_part_problem`)."""
     with zipfile.ZipFile(io.BytesIO(raw)) as archive:
         members = archive.infolist()
         if len(members) > MAX_XLSX_PARTS:
@@ -356,10 +382,13 @@ def _workbook_size(raw: bytes, file: str) -> tuple[bool, Finding | None]:
         cells = 0
         formulas = False
         for member in members:
-            if not member.filename.lower().endswith(".xml"):
+            if not member.filename.lower().endswith((".xml", ".rels")):
                 continue
             with archive.open(member) as part:
                 xml = part.read(MAX_XLSX_EXPANDED + 1)
+            problem = _part_problem(member.filename, xml, file)
+            if problem is not None:
+                return False, problem
             cells += len(_CELL_TAG.findall(xml))
             formulas = formulas or _FORMULA_TAG.search(xml) is not None
     if cells > MAX_TABLE_CELLS:
@@ -368,11 +397,31 @@ def _workbook_size(raw: bytes, file: str) -> tuple[bool, Finding | None]:
     return formulas, None
 
 
+def _part_problem(name: str, xml: bytes, file: str) -> Finding | None:
+    """Why one XML part of a workbook is not given to openpyxl: a token too long for expat,
+    more shared strings than cells a workbook may write, a style sheet of too many entries
+    (openpyxl reads every shared string and style before the first row)."""
+    token = _long_token(xml)
+    if token is not None:
+        return error("xlsx-token-too-long", f"{name} in this workbook holds {token} longer "
+                     f"than {MAX_XLSX_TOKEN:,} bytes; save the workbook again", Location(file))
+    lowered = name.lower()
+    if lowered.endswith("sharedstrings.xml"):
+        strings = len(_SHARED_STRING_TAG.findall(xml))
+        if strings > MAX_TABLE_CELLS:
+            return error("table-too-large", f"this workbook shares {strings:,} strings; the "
+                         f"limit is {MAX_TABLE_CELLS:,}", Location(file))
+    elif lowered.endswith("styles.xml"):
+        entries = len(_ANY_TAG.findall(xml))
+        if entries > MAX_XLSX_STYLE_ENTRIES:
+            return error("table-too-large", f"this workbook's styles have {entries:,} "
+                         f"entries; the limit is {MAX_XLSX_STYLE_ENTRIES:,}", Location(file))
+    return None
+
+
 def load_xlsx(raw: bytes, file: str, schema: TableSchema
               ) -> tuple[list[YamlDocument], list[Finding]]:
     """Each sheet of a workbook (its bytes, read by generator.load.packfiles) is a card file."""
-    import zipfile
-
     from openpyxl import load_workbook
 
     workbooks = []
@@ -385,8 +434,7 @@ def load_xlsx(raw: bytes, file: str, schema: TableSchema
             # the same cells as written: a formula whose value no spreadsheet has computed
             # reads as empty above, and only its formula tells it from an empty cell
             workbooks.append(load_workbook(io.BytesIO(raw), read_only=True, data_only=False))
-    except (OSError, zipfile.BadZipFile, zipfile.LargeZipFile, KeyError, ValueError,
-            TypeError, EOFError) as exc:
+    except _UNREADABLE as exc:
         for workbook in workbooks:
             workbook.close()
         return [], [error("bad-spreadsheet", f"not a readable .xlsx workbook "
@@ -403,13 +451,19 @@ def load_xlsx(raw: bytes, file: str, schema: TableSchema
             findings += problems
             if doc is not None:
                 documents.append(doc)
-    except (zipfile.BadZipFile, KeyError, ValueError, TypeError, OSError, EOFError) as exc:
+    except _UNREADABLE as exc:
         findings.append(error("bad-spreadsheet", f"cannot read the workbook "
                               f"({type(exc).__name__})", Location(file)))
     finally:
         for opened in workbooks:
             opened.close()
     return documents, findings
+
+
+#: what openpyxl raises on a damaged workbook: zip errors (OSError, BadZipFile), malformed XML
+#: (ElementTree's ParseError is a SyntaxError), parts missing or of the wrong shape
+_UNREADABLE = (OSError, EOFError, SyntaxError, LookupError, ValueError, TypeError,
+               AttributeError, ArithmeticError, zipfile.BadZipFile, zipfile.LargeZipFile)
 
 
 def _sheet_rows(sheet: Any, written: Any | None) -> Iterable[list[object]]:
@@ -446,5 +500,7 @@ def _sheet_rows(sheet: Any, written: Any | None) -> Iterable[list[object]]:
 def load_table(raw: bytes, suffix: str, file: str, schema: TableSchema
                ) -> tuple[list[YamlDocument], list[Finding]]:
     if suffix.lower() == ".xlsx":
-        return load_xlsx(raw, file, schema)
+        with warnings.catch_warnings():  # openpyxl's remarks on a workbook ("no default
+            warnings.simplefilter("ignore")  # style", unsupported extensions): not for stderr
+            return load_xlsx(raw, file, schema)
     return load_csv(raw, file, schema)

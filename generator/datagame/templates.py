@@ -11,7 +11,6 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 
@@ -50,8 +49,7 @@ FITS = frozenset({"cover", "contain", "fill"})
 PAGE_VALUES = frozenset({"id", "kind", "count", "set_mark", "set_mark_label"})
 
 
-@dataclass(frozen=True, slots=True)
-class TemplateScope:
+class TemplateScope(msgspec.Struct, frozen=True):
     """What a template may refer to: fields of the kinds drawn with it, colours, fonts, icons."""
 
     game: str
@@ -61,8 +59,7 @@ class TemplateScope:
     fonts: Mapping[str, str]  # font name in templates -> style name (built-in or pack file)
     icons: frozenset[str]
     #: field -> its schema in each kind drawn with the template (to check colour placeholders)
-    field_schemas: Mapping[str, tuple[Mapping[str, object], ...]] = field(
-        default_factory=dict)
+    field_schemas: Mapping[str, tuple[Mapping[str, object], ...]] = {}
     translatable: frozenset[str] = frozenset()
     kinds: frozenset[str] = frozenset()  # the kinds drawn with the template
     game_kinds: frozenset[str] = frozenset()  # every kind of the game
@@ -283,7 +280,7 @@ def _with_fonts(template: Template, scope: TemplateScope) -> Template:
         if font is not None and str(font) in scope.fonts:
             props = dict(element.props)
             props["font"] = scope.fonts[str(font)]
-            element = replace(element, props=MappingProxyType(props))
+            element = msgspec.structs.replace(element, props=MappingProxyType(props))
         elements.append(element)
     return msgspec.structs.replace(template, elements=tuple(elements))
 

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
+
+from msgspec import Struct
 
 from generator.core.errors import UsageError
 from generator.core.findings import Finding
@@ -38,8 +39,7 @@ DEFAULT_DPI = 300
 Tick = Callable[[], None]
 
 
-@dataclass(frozen=True, slots=True)
-class ExportOptions:
+class ExportOptions(Struct, frozen=True, gc=False):
     to: str | None = None
     preset: str | None = None
     dpi: int | None = None
@@ -51,15 +51,15 @@ class ExportOptions:
     strict: bool = False
 
 
-@dataclass(slots=True)
-class ExportResult:
+class ExportResult(Struct):
+    """What an export did; filled in as it goes (not frozen)."""
+
     out_dir: Path | None
-    findings: list[Finding] = field(default_factory=list)
+    findings: list[Finding] = []
     files: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Plan:
+class Plan(Struct, frozen=True):
     """What an export makes, settled from the options before anything is laid out."""
 
     to: str
@@ -133,8 +133,7 @@ def frames_for(ready: Prepared, cards: list[Card], the_plan: Plan) -> dict[CardS
     return frames
 
 
-@dataclass(frozen=True, slots=True)
-class FaceFile:
+class FaceFile(Struct, frozen=True):
     key: tuple[str, str]
     stem: str  # file name without extension
     frame: CardFrame

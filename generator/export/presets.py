@@ -10,7 +10,7 @@ an export asking for one is refused with the sizes the service does print.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 from generator.model.cards import CardSize
 from generator.render.cardpdf import CardFrame
@@ -22,8 +22,7 @@ MAX_SCALE_CHANGE = 0.01
 MAX_PADDING_MM = 1.0
 
 
-@dataclass(frozen=True, slots=True)
-class ServiceSize:
+class ServiceSize(Struct, frozen=True, gc=False):
     """One card size a service prints: its trim and the bleed on each axis, in inches."""
 
     name: str
@@ -45,8 +44,7 @@ class ServiceSize:
         return f"{self.name} {w:.1f} x {h:.1f} mm ({self.trim_w_in:g} x {self.trim_h_in:g} in)"
 
 
-@dataclass(frozen=True, slots=True)
-class Preset:
+class Preset(Struct, frozen=True):
     name: str
     service: str
     to: str  # png | card-pdf

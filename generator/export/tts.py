@@ -19,9 +19,9 @@ import hashlib
 import json
 import math
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 
+from msgspec import Struct
 from PIL import Image
 
 from generator.export.pictures import INCH, pixels, render_pages, save_png
@@ -40,8 +40,7 @@ POKER_WIDTH_MM = 63.5
 FaceKey = tuple[str, str]
 
 
-@dataclass(frozen=True, slots=True)
-class Sheet:
+class Sheet(Struct, frozen=True):
     deck_id: int
     cards: tuple[Card, ...]
     columns: int

@@ -53,6 +53,9 @@ class BuiltinGame(Game, frozen=True):
     """A built-in game: its templates are pnp's own, so one that does not load is pnp's bug
     (TemplateError propagates), never a finding about the user's pack."""
 
+    #: pnp ships each built-in game's base pack whole (cards/<game>/)
+    base_pack_has_every_kind: bool = True
+
     def template(self, name: str) -> Template:
         from generator.model.template import load_template
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
 
 import polib
+from msgspec import Struct
 
 from generator.core.location import Location
 from generator.i18n.localize import LABEL_CONTEXT, field_context, source_labels
@@ -27,8 +27,7 @@ from generator.model.template import data_template_folder, template_folder
 POT_NAME = "messages.pot"
 
 
-@dataclass(frozen=True, slots=True)
-class Message:
+class Message(Struct, frozen=True, gc=False):
     context: str
     source: str
     where: str  # "file:line" of the text, or the template that prints it
@@ -310,8 +309,7 @@ def update(pack: Pack, messages: list[Message], locales: Iterable[str] | None = 
     return written
 
 
-@dataclass(frozen=True, slots=True)
-class LocaleStatus:
+class LocaleStatus(Struct, frozen=True):
     locale: str
     total: int
     translated: int

@@ -8,11 +8,13 @@ recorded, so that validate and build can report it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from msgspec import Struct
+
 from generator.core.findings import Finding
+from generator.core.records import PartlyCompared
 from generator.load.parsecache import safe_load
 from generator.model.cards import Card
 from generator.model.template import data_template_folder
@@ -57,19 +59,23 @@ def _pack_labels(folder: Path) -> Mapping[str, str]:
     return {str(k): v for k, v in doc.data.items() if isinstance(v, str)}
 
 
-@dataclass(slots=True)
-class Localizer:
-    """Texts for one locale; ``catalog`` maps (msgctxt, msgid) -> translation."""
+class Localizer(PartlyCompared, Struct):
+    """Texts for one locale; ``catalog`` maps (msgctxt, msgid) -> translation. Filled in place
+    as it is used (the messages found missing, the labels looked up once), so not frozen and
+    not hashable; the labels, a lookup, are left out of its equality."""
 
     game: str
     locale: str
     source_locale: str
-    catalog: Mapping[tuple[str, str], str] = field(default_factory=dict)
-    missing: set[tuple[str, str]] = field(default_factory=set)
+    catalog: Mapping[tuple[str, str], str] = {}
+    missing: set[tuple[str, str]] = set()
     #: what reading the catalogs found (a broken or refused PO file), reported by the checks
-    problems: list[Finding] = field(default_factory=list)
+    problems: list[Finding] = []
     #: the game's source labels, looked up once (a face asks for dozens)
-    labels: Mapping[str, str] | None = field(default=None, repr=False, compare=False)
+    labels: Mapping[str, str] | None = None
+
+    _UNCOMPARED = frozenset({"labels"})
+    __hash__ = None  # type: ignore[assignment]
 
     @property
     def is_source(self) -> bool:

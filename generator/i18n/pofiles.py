@@ -14,16 +14,18 @@ from __future__ import annotations
 import codecs
 import os
 import re
-from collections.abc import Callable
+import unicodedata
+from collections.abc import Callable, Iterable
+from functools import cache
 from pathlib import Path
 
 import polib
 
 from generator.core.errors import FindingsError, UsageError
 from generator.core.findings import Finding, error
-from generator.core.limits import MAX_STRING_CHARS
-from generator.core.location import Location, display_path
-from generator.load.packfiles import PackFile, PackFolder
+from generator.core.limits import MAX_PO_OBSOLETE, MAX_STRING_CHARS
+from generator.core.location import Location
+from generator.load.packfiles import PackFile, PackFolder, display_path
 from generator.load.yamldoc import text_location
 from generator.runtime.safewrite import write_atomic
 
@@ -52,6 +54,10 @@ def read_catalog(folder: PackFolder, file: PackFile,
     catalog, problem = _parse(file.display, prepare(text) if prepare else text)
     if catalog is None:
         return None, [problem] if problem else []
+    problem = (_wrong_letters(file, raw, catalog) or _duplicate(file.display, catalog)
+               or _too_many_obsolete(file.display, catalog))
+    if problem is not None:
+        return None, [problem]
     for entry in list(catalog):
         longest = max(len(entry.msgid), len(entry.msgstr), len(entry.msgctxt or ""),
                       *(len(s) for s in entry.msgstr_plural.values()))
@@ -69,11 +75,10 @@ def _decode(display: str, raw: bytes) -> tuple[str | None, Finding | None]:
     declared = match.group(1).decode("ascii", "replace") if match else "UTF-8"
     where = Location(display, raw.count(b"\n", 0, match.start()) + 1, 1) if match else \
         Location(display, 1, 1)
-    try:
-        codec = codecs.lookup(declared).name
-    except LookupError:
+    codec = _text_codec(declared)
+    if codec is None:
         return None, error("po-charset", f"the header declares charset={declared}, which is "
-                           "not a known encoding; use charset=UTF-8", where)
+                           "not a text encoding a PO file can be in; use charset=UTF-8", where)
     if raw.startswith(codecs.BOM_UTF8):
         raw = raw[len(codecs.BOM_UTF8):]
     if codec != "utf-8" and not raw.isascii():
@@ -97,6 +102,116 @@ def _decode(display: str, raw: bytes) -> tuple[str | None, Finding | None]:
             f"byte 0x{raw[start]:02x} is not valid {declared} (the charset the header "
             "declares); save the file as UTF-8",
             Location(display, before.count(b"\n") + 1, column))
+
+
+@cache
+def _text_codec(declared: str) -> str | None:
+    """The codec a PO file declaring ``charset=declared`` is read with; None for a name that is
+    no encoding, or names a codec that is not text (base64, rot13, zlib) or not a superset of
+    ASCII (UTF-7, UTF-16: the header itself would not read as written)."""
+    try:
+        codec = codecs.lookup(declared)
+        ascii_text = 'msgid ""\nmsgstr "x+1"\n'  # UTF-7 writes + as +-
+        if ascii_text.encode(codec.name) != ascii_text.encode("ascii"):
+            return None
+    except (LookupError, ValueError, TypeError, UnicodeError):
+        return None
+    return codec.name
+
+
+def _one_byte(codec: str) -> bool:
+    """Whether every byte is a character in ``codec``: then any file decodes, and only the
+    letters that come out can tell whether it was written in that charset."""
+    try:
+        return len(bytes(range(128, 256)).decode(codec)) == 128
+    except UnicodeDecodeError:
+        return False
+
+
+@cache
+def _language_letters(language: str) -> frozenset[str] | None:
+    """Letters beyond ASCII that texts in ``language`` use, from CLDR's names of countries,
+    languages, months and days written in it (babel's locale data); None when unknown."""
+    from babel import Locale, UnknownLocaleError
+
+    try:
+        locale = Locale.parse(language.replace("-", "_"))
+    except (UnknownLocaleError, ValueError, TypeError):
+        return None
+    words: list[str] = [*locale.territories.values(), *locale.languages.values(),
+                        *locale.scripts.values()]
+    for table in (locale.months, locale.days):
+        for forms in table.values():
+            for names in forms.values():
+                words += names.values()
+    letters = {c for word in words for c in word.lower() if c.isalpha() and not c.isascii()}
+    return frozenset(letters) if letters else None
+
+
+def _wrong_letters(file: PackFile, raw: bytes, catalog: polib.POFile) -> Finding | None:
+    """A catalog in a one-byte charset (ISO-8859-x, KOI8-R, CP125x) decodes whatever its bytes
+    are: a Latin-1 German file declared as ISO-8859-5 reads as Cyrillic mojibake. Its
+    translations are checked against the letters its language uses (the file's name is the
+    language); letters no such text holds, or control characters, mean another charset."""
+    match = _CHARSET.search(raw)
+    if match is None:
+        return None
+    declared = match.group(1).decode("ascii", "replace")
+    codec = _text_codec(declared)
+    if codec is None or not _one_byte(codec) or raw.isascii():
+        return None
+    language = Path(file.display).stem
+    known = _language_letters(language)
+    strange: dict[str, int] = {}
+    for entry in catalog:
+        for text in _translations(entry):
+            for char in text:
+                if char.isascii():
+                    continue
+                lowered = char.lower()
+                control = unicodedata.category(char) in {"Cc", "Cf", "Co", "Cn"}
+                if control or (known is not None and char.isalpha() and lowered not in known):
+                    strange.setdefault(char, entry.linenum or 1)
+    if not strange:
+        return None
+    shown = ", ".join(f"'{c}'" if c.isprintable() else f"U+{ord(c):04X}"
+                      for c in list(strange)[:5])
+    line = min(strange.values())
+    return error("po-charset-mismatch", f"read as charset={declared}, which the header "
+                 f"declares, its translations hold {shown}, which no {language} text uses: the "
+                 "file is in another charset. Save it as UTF-8 and declare charset=UTF-8",
+                 Location(file.display, line, 1))
+
+
+def _translations(entry: polib.POEntry) -> Iterable[str]:
+    yield entry.msgstr
+    yield from entry.msgstr_plural.values()
+
+
+def _duplicate(display: str, catalog: polib.POFile) -> Finding | None:
+    """msgfmt refuses a message written twice; polib keeps both and the last one wins in
+    silence (and a status counted it twice: "-1 missing, 100.9 %")."""
+    seen: dict[tuple[bool, str | None, str], int] = {}
+    for entry in catalog:
+        key = (bool(entry.obsolete), entry.msgctxt, entry.msgid)
+        if key in seen:
+            context = f" (context '{entry.msgctxt}')" if entry.msgctxt is not None else ""
+            return error("po-duplicate", f"the message '{entry.msgid[:60]}'{context} is "
+                         f"written a second time here (first at line {seen[key]}); keep one",
+                         Location(display, entry.linenum or 1, 1))
+        seen[key] = entry.linenum or 1
+    return None
+
+
+def _too_many_obsolete(display: str, catalog: polib.POFile) -> Finding | None:
+    """Obsolete entries (``#~``) are carried along by every ``i18n update``, which formats and
+    writes each again: 100,000 of them made an update take seconds for nothing."""
+    obsolete = [entry for entry in catalog if entry.obsolete]
+    if len(obsolete) <= MAX_PO_OBSOLETE:
+        return None
+    return error("po-too-large", f"this catalog keeps {len(obsolete):,} obsolete entries (#~); "
+                 f"the limit is {MAX_PO_OBSOLETE:,}: delete the old ones (msgattrib "
+                 "--no-obsolete)", Location(display, obsolete[MAX_PO_OBSOLETE].linenum or 1, 1))
 
 
 def _scan(display: str, text: str) -> Finding | None:

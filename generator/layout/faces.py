@@ -7,9 +7,9 @@ faces are keyed by template and card, so the renderer can place one PDF form per
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from msgspec import Struct
 from msgspec.structs import replace
 
 from generator.core.findings import Finding, error, warning
@@ -36,19 +36,19 @@ def face_key(template: str, shared: bool, card: Card) -> FaceKey:
     return (template, SHARED_FACE if shared else card.id)
 
 
-@dataclass(slots=True)
-class CardFaces:
-    """Which face each card shows on each side, and the laid-out faces themselves."""
+class CardFaces(Struct):
+    """Which face each card shows on each side, and the laid-out faces themselves (filled in
+    place as the faces are laid out, so not frozen)."""
 
-    fronts: dict[str, FaceKey] = field(default_factory=dict)
-    backs: dict[str, FaceKey] = field(default_factory=dict)
-    layouts: dict[FaceKey, FaceLayout] = field(default_factory=dict)
-    findings: list[Finding] = field(default_factory=list)
+    fronts: dict[str, FaceKey] = {}
+    backs: dict[str, FaceKey] = {}
+    layouts: dict[FaceKey, FaceLayout] = {}
+    findings: list[Finding] = []
     #: overflows already reported -> (index of their finding, how many more cards repeat it)
-    reported: dict[tuple[object, ...], list[int]] = field(default_factory=dict)
+    reported: dict[tuple[object, ...], list[int]] = {}
     #: with a face cache: each face's digest (what it was laid out from, see
     #: generator.layout.facecache), where it has one
-    digests: dict[FaceKey, bytes] = field(default_factory=dict)
+    digests: dict[FaceKey, bytes] = {}
     #: how many faces were laid out rather than taken from the cache
     laid_out: int = 0
 

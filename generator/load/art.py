@@ -11,6 +11,7 @@ file, so a designer reads "art/dragon.png: no such file" next to the card that w
 from __future__ import annotations
 
 import io
+import os
 import warnings
 from collections.abc import Sequence
 from functools import cache
@@ -19,12 +20,18 @@ from pathlib import Path
 from msgspec import Struct
 from PIL import Image as PILImage
 
+from generator.core.limits import (
+    MAX_PIXELS,
+    MAX_SVG_FILE_DEPTH,
+    PACK_PIXELS_FLOOR,
+    PACK_PIXELS_PER_BYTE,
+)
+from generator.core.terminal import quiet_library_logs
 from generator.load.packfiles import named_file_refusal, read_named_file
+from generator.load.svgrefs import classify, pack_folder
 
 RASTER_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".webp"})
 VECTOR_SUFFIXES = frozenset({".svg"})
-#: a print-size card needs ~1,000 x 1,000 px at 300 dpi; 40 megapixels is already a poster
-MAX_PIXELS = 40_000_000
 MIN_DPI = 300.0
 MM_PER_INCH = 25.4
 
@@ -39,6 +46,9 @@ class ArtInfo(Struct, frozen=True, gc=False):
     #: an SVG that paints with ``currentColor``: a template's colour (or an inline icon's text
     #: colour) decides that paint, so one file serves every palette and the ink-saver variant
     tintable: bool = False
+    #: an SVG's drawing work with the files it uses: copies through ``<use>``, path characters
+    copies: int = 0
+    path_chars: int = 0
 
     @property
     def aspect(self) -> float:
@@ -148,55 +158,205 @@ def art_info(path: Path, kind: str = "image") -> ArtInfo:
     data = read_art(path, kind)
     if suffix in VECTOR_SUFFIXES:
         return _svg_info(path, data)
+    refusal = _over_budget(pack_folder(path)).get(path.resolve())
+    if refusal is not None:
+        raise ArtProblem("art-pixel-budget", refusal)
+    width, height = _open_picture(data, path, f"'{path.name}'", ("PNG", "JPEG", "WEBP"),
+                                  counted=True)
+    return ArtInfo(path, float(width), float(height), vector=False)
+
+
+@cache
+def _over_budget(root: Path) -> dict[Path, str]:
+    """The picture files of a pack folder beyond its pixel budget, with why: their headers
+    (sizes only, nothing decoded) in name order, so that every process of a run (validate's,
+    the layout's forked half, a build's) refuses the same files. A picture is decoded to be
+    checked and again to be printed: small files of many megapixels each (WebP, flat PNG)
+    would add up to minutes and gigabytes. The budget grows with the bytes of the pictures
+    (:data:`PACK_PIXELS_PER_BYTE`, above :data:`PACK_PIXELS_FLOOR`): a large pack of real art
+    is large on disk too, a few kilobytes that unpack to hundreds of megapixels are not."""
+    from generator.load.packfiles import PackFolder
+
+    pixels = size = 0
+    refused: dict[Path, str] = {}
+    for file in PackFolder(root).files().files:
+        if file.suffix not in RASTER_SUFFIXES:
+            continue
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                with PILImage.open(file.path) as image:  # the header only
+                    width, height = image.size
+            length = os.stat(file.path).st_size
+        except Exception:  # damaged, or not a picture: art_info says so where it is used
+            continue
+        if pixels + width * height > _allowed(size + length):
+            refused[file.path.resolve()] = _budget_message(
+                f"'{file.path.name}'", pixels + width * height, size + length)
+            continue
+        pixels, size = pixels + width * height, size + length
+    return refused
+
+
+def _allowed(size: int) -> int:
+    return PACK_PIXELS_FLOOR + PACK_PIXELS_PER_BYTE * size
+
+
+def _budget_message(shown: str, pixels: int, size: int) -> str:
+    return (f"{shown} brings the pictures of the pack to {pixels / 1e6:,.0f} megapixels in "
+            f"{_mib(size)}; the limit is {PACK_PIXELS_FLOOR // 1_000_000} megapixels and "
+            f"{PACK_PIXELS_PER_BYTE} per byte of picture data (make the large pictures "
+            "smaller)")
+
+
+@cache
+def _pixels_spent() -> dict[object, tuple[int, int]]:
+    """Pixels and bytes of the pictures embedded in each SVG this process has checked; a
+    ``functools`` cache so that ``pnp watch`` starts again with the other caches."""
+    return {}
+
+
+def _open_picture(data: bytes, key: object, shown: str, formats: tuple[str, ...],
+                  counted: bool = False) -> tuple[int, int]:
+    """A picture's size, after checking that it is one of ``formats``, within the pixel limits
+    (its own, and for a picture embedded in an SVG the pack's: ``counted`` says a file's were
+    counted by :func:`_over_budget`) and whole; raises ArtProblem naming it as ``shown``."""
+    names = ", ".join(formats[:-1]) + " or " + formats[-1]
     try:
         with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # Pillow's remarks on odd files: not for stderr
             warnings.simplefilter("error", PILImage.DecompressionBombWarning)
             with PILImage.open(io.BytesIO(data)) as image:
                 width, height = image.size
                 fmt = image.format
-                if fmt in {"PNG", "JPEG", "WEBP"} and width * height <= MAX_PIXELS:
-                    _check_raster(image, path.name)
+                if fmt not in formats:
+                    raise ArtProblem("art-unreadable", f"{shown} holds {fmt} data, not {names}")
+                if width * height > MAX_PIXELS:
+                    raise ArtProblem("art-too-large", f"{shown} is {width} x {height} px; the "
+                                     f"limit is {MAX_PIXELS // 1_000_000} megapixels")
+                if not counted:
+                    _spend_pixels(key, width * height, len(data), shown)
+                _check_raster(image, shown)
     except (PILImage.DecompressionBombError, PILImage.DecompressionBombWarning):
-        raise ArtProblem("art-too-large", f"'{path.name}' declares more pixels than an image "
-                         "may have (a decompression bomb?)") from None
+        raise ArtProblem("art-too-large", f"{shown} declares more pixels than an image may "
+                         "have (a decompression bomb?)") from None
+    except MemoryError:
+        raise ArtProblem("art-too-large", f"{shown} needs more memory to decode than pnp "
+                         "allows; make it smaller") from None
     except (OSError, ValueError, SyntaxError):
-        raise ArtProblem("art-unreadable", f"'{path.name}' cannot be read as a PNG, JPEG or "
-                         "WebP image (damaged or another format)") from None
-    if fmt not in {"PNG", "JPEG", "WEBP"}:
-        raise ArtProblem("art-unreadable", f"'{path.name}' holds {fmt} data, not PNG, JPEG "
-                         "or WebP")
-    if width * height > MAX_PIXELS:
-        raise ArtProblem("art-too-large", f"'{path.name}' is {width} x {height} px; the limit "
-                         f"is {MAX_PIXELS // 1_000_000} megapixels")
-    return ArtInfo(path, float(width), float(height), vector=False)
+        raise ArtProblem("art-unreadable", f"{shown} cannot be read as a {names} image "
+                         "(damaged or another format)") from None
+    return width, height
+
+
+def _spend_pixels(key: object, pixels: int, size: int, shown: str) -> None:
+    """Count a picture embedded in an SVG (``key``: the SVG and the picture's bytes) into this
+    process's budget for embedded pictures (the same budget as the pack's files,
+    :func:`_over_budget`)."""
+    spent = _pixels_spent()
+    if key in spent:
+        return
+    total = sum(p for p, _ in spent.values()) + pixels
+    size_total = sum(b for _, b in spent.values()) + size
+    if total > _allowed(size_total):
+        raise ArtProblem("art-pixel-budget", _budget_message(shown, total, size_total))
+    spent[key] = (pixels, size)
+
+
+def _mib(size: int) -> str:
+    return f"{size / 1024:,.0f} KiB" if size < 1024 * 1024 else f"{size / 1024 / 1024:,.1f} MiB"
+
+
+#: SVG files being checked, outermost first: a file that uses itself through others is refused
+_CHECKING: list[Path] = []
 
 
 def _svg_info(path: Path, data: bytes) -> ArtInfo:
     """An SVG's size from its root element (svgsize), without drawing it: validation reads
-    every SVG a pack places, and svglib's full parse was a third of its time."""
-    from generator.load.svgsize import SvgSizeError, svg_size
+    every SVG a pack places, and svglib's full parse was a third of its time. Every reference
+    it makes is checked (:mod:`generator.load.svgrefs`): a file it names must be art of the same
+    pack, itself checked, and an embedded picture must decode."""
+    from generator.load.svgsize import SvgSizeError, check_work, svg_facts
 
     try:
-        width, height = svg_size(data)
+        facts = svg_facts(data)
     except SvgSizeError as exc:
-        raise ArtProblem("art-unreadable", f"'{path.name}' is not a readable SVG: {exc}") \
-            from None
-    return ArtInfo(path, width, height, vector=True, tintable=b"currentColor" in data)
+        raise ArtProblem(exc.code, f"'{path.name}' is not a readable SVG: {exc}") from None
+    copies, path_chars = facts.copies, facts.path_chars
+    if facts.references:
+        root = pack_folder(path)
+        _CHECKING.append(path)
+        try:
+            for reference in facts.references:
+                used = _follow(path, root, reference)
+                if used is not None:
+                    copies += 1 + used.copies
+                    path_chars += used.path_chars
+        finally:
+            _CHECKING.pop()
+        try:
+            check_work(copies, path_chars, facts.gradient_paint)
+        except SvgSizeError as exc:
+            raise ArtProblem(exc.code, f"'{path.name}' is not a readable SVG: {exc} (with the "
+                             "files it uses)") from None
+    return ArtInfo(path, facts.width, facts.height, vector=True,
+                   tintable=b"currentColor" in data, copies=copies, path_chars=path_chars)
 
 
-def _check_raster(image: PILImage.Image, name: str) -> None:
-    """Read the whole file once, cheaply, so that a truncated or damaged image is a finding
-    here and not a failure half-way through writing a PDF: PNG chunks are checked against
-    their CRCs without decompressing, a JPEG is decoded at 1/8 scale, WebP decoded."""
+def _follow(path: Path, root: Path, reference) -> ArtInfo | None:
+    """Check one reference of the SVG ``path``: None when it draws no other SVG file, else that
+    file's info (its work adds to the drawing's). Raises ArtProblem saying where it is."""
+    where = f"'{path.name}' line {reference.line}: " if reference.line else f"'{path.name}': "
+    found = classify(reference.value, reference.element, path, root, reference.css)
+    if found.kind == "refused":
+        code = "art-outside-pack" if "not a file of the pack" in found.reason or \
+            "outside the pack" in found.reason else "art-unreadable"
+        raise ArtProblem(code, where + found.reason)
+    if found.kind == "picture":
+        assert found.data is not None
+        _embedded_picture(found.data, path, where)
+        return None
+    if found.kind != "file":
+        return None
+    assert found.path is not None
+    if found.path == path:  # its own elements, by file name
+        return None
+    refusal = named_file_refusal(root, found.path, "image")
+    if refusal is not None:
+        raise ArtProblem("art-outside-pack" if refusal.code == "path-escape" else
+                         _ART_CODES.get(refusal.code, "art-unreadable"),
+                         f"{where}it names '{reference.value[:60]}', which {refusal.reason}")
+    target = found.path.resolve()
+    if found.path.suffix.lower() == ".svg" and found.path.suffix != ".svg":
+        raise ArtProblem("art-unreadable", f"{where}name '{found.path.name}' with a lowercase "
+                         ".svg (svglib reads other endings as pictures)")
+    if target in _CHECKING or len(_CHECKING) > MAX_SVG_FILE_DEPTH:
+        raise ArtProblem("art-unreadable", f"{where}'{found.path.name}' leads back to itself "
+                         f"or uses files more than {MAX_SVG_FILE_DEPTH} deep")
     try:
-        if image.format == "PNG":
-            image.verify()
-        else:
-            if image.format == "JPEG":
-                image.draft("RGB", (1, 1))
-            image.load()
+        used = art_info(target)
+    except ArtProblem as problem:
+        raise ArtProblem(problem.code, f"{where}it uses {problem.message}") from None
+    return used if used.vector else None
+
+
+def _embedded_picture(data: bytes, svg: Path, where: str) -> None:
+    """An embedded picture is art like a file: PNG or JPEG (what svglib decodes), within the
+    pixel limits, whole."""
+    _open_picture(data, (svg, hash(data)), f"{where}its embedded picture", ("PNG", "JPEG"))
+
+
+def _check_raster(image: PILImage.Image, shown: str) -> None:
+    """Decode the whole picture once, so that a truncated or damaged one is a finding here and
+    not a black band in the PDF or a failure half-way through writing it (a PNG cut short
+    inside its compressed data has whole chunks with good checksums: only decoding finds it).
+    A JPEG is decoded at 1/8 scale."""
+    try:
+        if image.format == "JPEG":
+            image.draft("RGB", (1, 1))
+        image.load()
     except (OSError, ValueError, SyntaxError, EOFError) as exc:
-        raise ArtProblem("art-unreadable", f"'{name}' is damaged or cut short "
+        raise ArtProblem("art-unreadable", f"{shown} is damaged or cut short "
                          f"({str(exc)[:80] or type(exc).__name__})") from None
 
 
@@ -229,6 +389,8 @@ def svg_drawing(path: Path, color: str | None = None, recolor: Recolor = ()):
     ``recolor`` replaced; raises ArtProblem when svglib cannot read it."""
     from svglib.svglib import SvgRenderer, load_svg_file
 
+    quiet_library_logs()  # svglib logs what it skips; validation has said what matters
+    art_info(path)  # the checks validate made, references first: one decision for both
     text = read_art(path, "image")
     if b"<!ENTITY" in text or b"<!entity" in text:
         raise ArtProblem("art-unreadable", f"'{path.name}' declares XML entities; "
@@ -239,9 +401,13 @@ def svg_drawing(path: Path, color: str | None = None, recolor: Recolor = ()):
             root = load_svg_file(io.BytesIO(text))  # the bytes read above, not the path again
             if root is not None and color is not None:
                 root.set("color", _CURRENT)
-            renderer = SvgRenderer(str(path), color_converter=_converter(color, recolor)) \
-                if color is not None or recolor else SvgRenderer(str(path))
+            # svglib refuses by itself any reference leading out of the pack folder
+            renderer = SvgRenderer(str(path), external_reference_root=str(pack_folder(path)),
+                                   color_converter=_converter(color, recolor)
+                                   if color is not None or recolor else None)
             drawing = renderer.render(root) if root is not None else None
+            if drawing is not None:
+                _drop_vanished(drawing)
     except Exception as exc:  # svglib raises whatever its XML and CSS parsers raise
         raise ArtProblem("art-unreadable", f"'{path.name}' is not a readable SVG "
                          f"({type(exc).__name__})") from None
@@ -253,6 +419,30 @@ def svg_drawing(path: Path, color: str | None = None, recolor: Recolor = ()):
 
     drawing.initialFontName = font_name("regular")  # the renderer's starting font
     return drawing
+
+
+def _drop_vanished(node) -> None:
+    """Remove groups whose transform flattens them to nothing (``scale(0)``, a zero matrix):
+    SVG draws nothing for them, and ReportLab's renderer divides by their determinant. A dash
+    pattern with a negative length or none at all is drawn solid, as SVG says."""
+    contents = getattr(node, "contents", None)
+    if not contents:
+        return
+    kept = []
+    for child in contents:
+        dashes = getattr(child, "strokeDashArray", None)
+        if isinstance(dashes, (list, tuple)) and dashes and (
+                any(not d >= 0 for d in dashes if isinstance(d, (int, float)))
+                or not sum(d for d in dashes if isinstance(d, (int, float))) > 0):
+            child.strokeDashArray = None  # SVG draws a solid line; ReportLab would refuse it
+        transform = getattr(child, "transform", None)
+        if transform is not None and len(transform) == 6:
+            det = transform[0] * transform[3] - transform[1] * transform[2]
+            if not abs(det) > 1e-200:  # zero, or so small that its inverse overflows
+                continue
+        _drop_vanished(child)
+        kept.append(child)
+    node.contents[:] = kept
 
 
 def _embedded_fonts_only(node) -> None:

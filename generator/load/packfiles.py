@@ -353,3 +353,23 @@ def _not_regular(mode: int) -> Refusal:
 def _too_large(size: int, limit: int, kind: str) -> Refusal:
     return Refusal("file-too-large", f"is {size} bytes; the limit for "
                    f"{_KIND_WORDS.get(kind, kind.replace('-', ' '))} is {limit} bytes")
+
+
+#: a pack's files that are not card files, and its folders that hold none
+MANIFEST_NAME = "game.yaml"
+GLOSSARY_NAME = "glossary.yaml"
+_NOT_CARD_FILES = frozenset({MANIFEST_NAME, GLOSSARY_NAME})
+_NOT_CARD_DIRS = frozenset({"locales", "decks", "templates"})
+
+
+def card_files(folder: PackFolder, suffixes: frozenset[str] = frozenset({".yaml", ".yml"})
+               ) -> tuple[list[PackFile], list[Finding]]:
+    """Every ``*.yaml``/``*.yml`` (a data game: also ``*.csv``, ``*.xlsx``) of the pack folder
+    except the manifest, the glossary, locales, decks and templates, as the pack file policy
+    lists them: what it refuses (links out of the pack, dangling links, pipes, unreadable
+    files) comes back as findings, never silently skipped."""
+    listing = folder.files()
+    found = [file for file in listing.files
+             if file.suffix in suffixes and str(file.relative) not in _NOT_CARD_FILES
+             and file.relative.parts[0] not in _NOT_CARD_DIRS]
+    return found, list(listing.findings)

@@ -21,19 +21,11 @@ from __future__ import annotations
 import hashlib
 import marshal
 from array import array
-from functools import cache
 from pathlib import Path
 
-from generator.cache.usercache import (
-    library_stamps,
-    read_entry,
-    stamps,
-    user_cache_folder,
-    write_entry,
-)
+from generator.cache.usercache import key_digest, read_entry, user_cache_folder, write_entry
 from generator.core.findings import Finding
 from generator.load.yamldoc import YamlDocument, unpacked_document
-from generator.runtime.resources import module_file
 
 PARSED_FOLDER = "parsed"
 #: longer texts are parsed every time: packing the positions of a 2 MB card file costs about
@@ -128,14 +120,7 @@ def _paths(paths: object, numbers: array[int]) -> bool:
         and all(isinstance(path, tuple) for path in paths)
 
 
-@cache
 def _versions() -> bytes:
-    """pnp's version, the size and time of the modules that decide how YAML is read, and
-    PyYAML's (found, not imported: a warm run never imports it)."""
-    from generator import __version__
-
-    parts = [f"pnp {__version__}", *library_stamps("yaml")]
-    parts += stamps([module_file(f"generator.{name}") for name in (
-        "load.yamlsource", "load.yamlfast", "load.yamldoc", "core.limits", "load.parsecache")])
-    return "\n".join(parts).encode()
-
+    """The cache layer's one key recipe (generator.cache.usercache.key_recipe, by its digest):
+    Python, pnp's files and every installed library, PyYAML among them."""
+    return key_digest()

@@ -9,7 +9,8 @@ expressions, about a twentieth of a small build.
 from __future__ import annotations
 
 from array import array
-from dataclasses import dataclass, field
+
+from msgspec import Struct
 
 from generator.core.findings import Finding, error
 from generator.core.location import Location
@@ -19,14 +20,14 @@ PathKey = tuple[str | int, ...]
 Packed = tuple[list[PathKey], array]
 
 
-@dataclass(slots=True)
-class YamlDocument:
-    """A loaded YAML file: plain data plus where each part of it was written."""
+class YamlDocument(Struct):
+    """A loaded YAML file: plain data plus where each part of it was written (filled in place
+    by the loader that makes it, so not frozen)."""
 
     file: str
     data: object
-    values: dict[PathKey, Location] = field(default_factory=dict)
-    keys: dict[PathKey, Location] = field(default_factory=dict)
+    values: dict[PathKey, Location] = {}
+    keys: dict[PathKey, Location] = {}
 
     def where(self, path: PathKey) -> Location:
         """Location of the value at ``path``, or of its nearest located ancestor."""

@@ -7,7 +7,6 @@ YAML dictionaries, only these objects, each of which remembers where it was writ
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import ClassVar
@@ -15,6 +14,7 @@ from typing import ClassVar
 from msgspec import Struct
 
 from generator.core.location import Location
+from generator.core.records import PartlyCompared
 
 CARD_SIZES_MM: Mapping[str, tuple[float, float]] = MappingProxyType({
     "poker": (63.5, 88.9),
@@ -45,18 +45,20 @@ class CardSize(Struct, frozen=True, gc=False):
         return cls(width, height, "poker")
 
 
-@dataclass(frozen=True, slots=True)
-class SourceRef:
-    """Where a card was written, with the location of each of its fields."""
+class SourceRef(PartlyCompared, Struct, frozen=True):
+    """Where a card was written, with the location of each of its fields; the fields' places
+    (often a view looked up when asked) are left out of equality and hash."""
 
     location: Location
-    fields: Mapping[str, Location] = field(default_factory=dict, compare=False, hash=False)
+    fields: Mapping[str, Location] = {}
+
+    _UNCOMPARED = frozenset({"fields"})
 
     def of(self, field_name: str) -> Location:
         return self.fields.get(field_name, self.location)
 
 
-class Card(Struct, frozen=True):
+class Card(PartlyCompared, Struct, frozen=True):
     """What every card of every game has; games add their own fields in subclasses.
 
     Two cards are equal when they say the same: where they were written (``source``) is left
@@ -90,18 +92,6 @@ class Card(Struct, frozen=True):
         return tuple((name, repr(getattr(self, name))) for name in self.__struct_fields__
                      if name not in _NOT_CONTENT)
 
-    def _compared(self) -> tuple[object, ...]:
-        skip = self._UNCOMPARED
-        return tuple(getattr(self, name) for name in self.__struct_fields__ if name not in skip)
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._compared() == other._compared()  # type: ignore[attr-defined]
-
-    def __hash__(self) -> int:
-        return hash((self.__class__, self._compared()))
-
     def text_fields(self) -> dict[str, str]:
         """The translatable texts of this card, by field name (empty ones left out)."""
         result: dict[str, str] = {}
@@ -112,8 +102,10 @@ class Card(Struct, frozen=True):
         return result
 
 
-@dataclass(frozen=True, slots=True)
-class Manifest:
+class Manifest(PartlyCompared, Struct, frozen=True):
+    """A pack's game.yaml as the pipeline reads it. Two manifests are equal when they say the
+    same of the pack; the game's options and where each field is written are left out."""
+
     pack: str
     game: str
     name: str
@@ -126,9 +118,11 @@ class Manifest:
     extends: str | None
     location: Location
     sheet_per_kind: bool = True
-    options: Mapping[str, object] = field(default_factory=dict, compare=False, hash=False)
+    options: Mapping[str, object] = {}
     #: where each top-level field of game.yaml is written, so findings can point at it
-    fields: Mapping[str, Location] = field(default_factory=dict, compare=False, hash=False)
+    fields: Mapping[str, Location] = {}
+
+    _UNCOMPARED = frozenset({"options", "fields"})
 
     def where(self, name: str) -> Location:
         """Location of game.yaml's ``name`` field (the manifest itself when it is absent)."""

@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from msgspec import Struct
+
 from generator.core.findings import Finding, error
+from generator.core.limits import MAX_PACK_ENTRIES
 from generator.core.location import Location
+from generator.core.records import PartlyCompared
 from generator.load.packfiles import PackFolder, load_user_yaml
 from generator.load.yamldoc import YamlDocument
 from generator.model.cards import Card, CardSet
@@ -25,21 +29,23 @@ if TYPE_CHECKING:
 GENERIC_DECK_SCHEMA = ("generator.schema", "deck.schema.json")
 
 
-@dataclass(frozen=True, slots=True)
-class DeckEntry:
+class DeckEntry(Struct, frozen=True):
     card: Card
     count: int
     location: Location
 
 
-@dataclass(frozen=True, slots=True)
-class Deck:
+class Deck(PartlyCompared, Struct, frozen=True):
+    """A loaded deck; the document it was read from is left out of equality and hash."""
+
     name: str
     file: str
     entries: tuple[DeckEntry, ...]
     #: the whole validated document, for game-specific fields (e.g. a commander)
-    data: Mapping[str, object] = field(default_factory=dict)
-    document: YamlDocument | None = field(default=None, compare=False)
+    data: Mapping[str, object] = {}
+    document: YamlDocument | None = None
+
+    _UNCOMPARED = frozenset({"document"})
 
     @property
     def total(self) -> int:
@@ -55,18 +61,8 @@ def load_deck(path: Path, display: str, card_set: CardSet, schema: tuple[str, st
               folder: PackFolder | None = None) -> tuple[Deck | None, list[Finding]]:
     """Load a deck file and resolve its card ids; problems become findings. A deck found in a
     pack folder (``folder``) is read under the pack file policy, one the user named as is."""
-    if folder is not None:
-        doc, findings = folder.load_yaml(folder.file_at(path), "deck")
-    else:
-        doc, findings = load_user_yaml(path, "deck", display)
+    doc, findings = _deck_document(path, display, schema, folder)
     if doc is None:
-        return None, findings
-    if not isinstance(doc.data, Mapping):
-        return None, [error("not-a-mapping", "a deck file must be a mapping with a 'cards:' "
-                            f"list, not {schemacheck.describe_type(doc.data)}", doc.where(()))]
-    package, name = schema or GENERIC_DECK_SCHEMA
-    findings = schemacheck.check(doc, package, name)
-    if findings:
         return None, findings
     by_id = {card.id: card for card in card_set.cards}
     entries: list[DeckEntry] = []
@@ -87,12 +83,59 @@ def load_deck(path: Path, display: str, card_set: CardSet, schema: tuple[str, st
     return deck, findings
 
 
+def _deck_document(path: Path, display: str, schema: tuple[str, str] | None,
+                   folder: PackFolder | None) -> tuple[YamlDocument | None, list[Finding]]:
+    """A deck file read and checked as a file: YAML, a mapping, the deck schema."""
+    if folder is not None:
+        doc, findings = folder.load_yaml(folder.file_at(path), "deck")
+    else:
+        doc, findings = load_user_yaml(path, "deck", display)
+    if doc is None:
+        return None, findings
+    if not isinstance(doc.data, Mapping):
+        return None, [error("not-a-mapping", "a deck file must be a mapping with a 'cards:' "
+                            f"list, not {schemacheck.describe_type(doc.data)}", doc.where(()))]
+    package, name = schema or GENERIC_DECK_SCHEMA
+    findings = schemacheck.check(doc, package, name)
+    return (None, findings) if findings else (doc, [])
+
+
 def deck_counts(deck: Deck) -> dict[str, int]:
     """How many copies of each card the deck holds (a card listed twice adds up)."""
     counts: dict[str, int] = {}
     for entry in deck.entries:
         counts[entry.card.id] = counts.get(entry.card.id, 0) + entry.count
     return counts
+
+
+#: deck files a pack folder holds (``decks/*.yaml``), as ``--deck`` reads them
+DECK_FOLDER = "decks"
+_DECK_SUFFIXES = (".yaml", ".yml")
+
+
+def pack_deck_findings(root: Path, game: Game) -> list[Finding]:
+    """Every deck file of a pack folder, checked as a file: read under the pack file policy, its
+    YAML and the game's deck schema (the generic one for a game without). A broken or
+    unreadable deck passed validate and build before; a player met it only when naming it with
+    ``--deck``, which also checks its cards and the deck rules (those depend on the cards a
+    run loads, and a deck short of a card the pack refused would only repeat that finding)."""
+    folder = PackFolder(root)
+    try:
+        names = sorted(entry.name for entry in islice(os.scandir(root / DECK_FOLDER),
+                                                      MAX_PACK_ENTRIES)
+                       if entry.name.lower().endswith(_DECK_SUFFIXES)
+                       and not entry.name.startswith("."))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    except OSError as exc:
+        return [error("unreadable", f"the decks folder cannot be read: {exc.strerror or exc}",
+                      Location(str(root / DECK_FOLDER)))]
+    schema = (game.schema_package, game.deck_schema) if game.deck_schema else None
+    findings: list[Finding] = []
+    for name in names:
+        path = root / DECK_FOLDER / name
+        findings += _deck_document(path, folder.file_at(path).display, schema, folder)[1]
+    return findings
 
 
 def load_checked_deck(given: Path, pack: Path, card_set: CardSet, game: Game,
@@ -118,4 +161,15 @@ def load_checked_deck(given: Path, pack: Path, card_set: CardSet, game: Game,
                                PackFolder(pack) if in_pack else None)
     if deck is not None:
         findings += game.check_deck(deck, card_set)
+    if deck is None and _pack_deck(path, pack):  # the file's own problems: validate has
+        findings = []                              # reported them (pack_deck_findings)
     return deck, findings
+
+
+def _pack_deck(path: Path, pack: Path) -> bool:
+    """Is ``path`` one of the deck files :func:`pack_deck_findings` checks?"""
+    try:
+        return (path.suffix.lower() in _DECK_SUFFIXES and not path.name.startswith(".")
+                and path.resolve().parent == (pack / DECK_FOLDER).resolve())
+    except OSError:
+        return False

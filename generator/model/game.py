@@ -73,6 +73,8 @@ class Game(Struct, frozen=True):
     deck_rules: tuple[DeckCheck, ...] = field(default=())
     #: the file suffixes a pack of this game may hold card files in
     card_file_suffixes: frozenset[str] = YAML_SUFFIXES
+    #: its base pack (the pack named like the game) holds cards of every kind it has
+    base_pack_has_every_kind: bool = False
     #: the font styles its templates print text in (the glyph checks look at each of them)
     text_styles: tuple[str, ...] = ("regular", "bold")
     #: art files and inline icons of its cards are checked when the pack is validated (they

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
@@ -23,6 +22,7 @@ from msgspec import Struct
 
 from generator.core.findings import Finding, error
 from generator.core.location import Location
+from generator.core.records import PartlyCompared
 from generator.load.packfiles import load_user_yaml
 from generator.load.parsecache import safe_load
 from generator.runtime.resources import builtin_game_templates, builtin_template_file
@@ -55,14 +55,18 @@ class TemplateError(Exception):
         self.location = location
 
 
-@dataclass(frozen=True, slots=True)
-class Element:
+class Element(PartlyCompared, Struct, frozen=True):
+    """One drawing element of a template; where it is written is no part of what it draws
+    (left out of equality and hash)."""
+
     type: str
     box: tuple[float, float, float, float]
-    props: Mapping[str, object] = field(default_factory=dict)
-    location: Location | None = field(default=None, compare=False)
+    props: Mapping[str, object] = {}
+    location: Location | None = None
     #: position in the template's ``elements:`` list (for locating its properties)
-    index: int = field(default=-1, compare=False)
+    index: int = -1
+
+    _UNCOMPARED = frozenset({"location", "index"})
 
     def get(self, name: str, default: object = None) -> object:
         return self.props.get(name, default)

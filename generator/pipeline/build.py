@@ -13,17 +13,18 @@ from typing import TYPE_CHECKING
 from msgspec import Struct, field
 from msgspec.structs import replace
 
-from generator.cache.buildcache import CACHE_FOLDER
+from generator.cache.buildcache import named_files, note_named
+from generator.cache.usercache import output_cache_folder
 from generator.core.errors import UsageError
 from generator.core.findings import Finding, has_errors
 from generator.impose.sheets import Imposition, Page, SheetOptions, Slot, impose
-from generator.layout.facecache import FACES_FOLDER
+from generator.layout.facecache import faces_folder
 from generator.layout.faces import CardFaces
 from generator.model.cards import CardSet
 from generator.model.game import Game
 from generator.pipeline.prepare import FaceCacheFolder, prepare
 from generator.render.sheetpdfs import write_sheet_files
-from generator.render.vectorart import ART_FOLDER
+from generator.render.vectorart import user_art_folder
 from generator.runtime.outdir import atomic_folder
 from generator.runtime.progress import Progress
 
@@ -122,8 +123,7 @@ def build(pack: Path, expansions: tuple[Path, ...], locale: str | None, options:
     build drew, where unchanged, unless ``reuse`` is false (see generator.render.sheetpdfs)."""
     progress = progress or Progress("", 0, enabled=False)
     progress.relabel("laying out cards")
-    face_cache = FaceCacheFolder(out_root / CACHE_FOLDER / FACES_FOLDER, reuse=reuse,
-                                 exclude=out_root)
+    face_cache = FaceCacheFolder(faces_folder(out_root), reuse=reuse, exclude=out_root)
     preparation = prepare(pack, expansions, locale, options.bleed_mm, ink_saver=ink_saver,
                           strict=strict, progress=progress,
                           allow_overflow=allow_overflow, face_cache=face_cache)
@@ -144,6 +144,7 @@ def build(pack: Path, expansions: tuple[Path, ...], locale: str | None, options:
         counts = deck_counts(chosen)
     manifest = card_set.base.manifest
     faces = ready.faces
+    note_named(named_files(faces.layouts.values()))  # (a hidden art file is an input too)
     label = f"{manifest.pack} \u00b7 {locale} \u00b7 {options.paper}"
     if chosen is not None:
         label += f" \u00b7 {chosen.name}"
@@ -156,6 +157,7 @@ def build(pack: Path, expansions: tuple[Path, ...], locale: str | None, options:
     title = f"{manifest.name} ({locale}, {options.paper})"
     progress.extend(len(imposition.fronts) * (1 if options.duplex == "none" else 2))
     progress.relabel("drawing pages")
+    cache = output_cache_folder(out_root)  # (None: caches are off)
     try:
         with atomic_folder(target) as scratch:
 
@@ -171,9 +173,10 @@ def build(pack: Path, expansions: tuple[Path, ...], locale: str | None, options:
             write_sheet_files(scratch, imposition.fronts,
                               None if options.duplex == "none" else imposition.backs,
                               options.paper_size, options.bleed_mm, faces.layouts, title,
-                              progress.advance, cache=out_root / CACHE_FOLDER / "pages" / name
-                              / locale / folder, reuse=reuse,
-                              art_cache=out_root / CACHE_FOLDER / ART_FOLDER,
+                              progress.advance, reuse=reuse,
+                              cache=cache / "pages" / name / locale / folder
+                              if cache is not None else None,
+                              art_cache=user_art_folder(),
                               alongside=write_manifest,  # while the fronts are drawn
                               digests=faces.digests)
     except OSError as exc:

@@ -20,11 +20,10 @@ from generator.core.location import Location, display_path
 from generator.i18n.localize import LABEL_CONTEXT, Localizer, field_context, load_catalog
 from generator.layout.faces import PendingLayout, layout_findings
 from generator.load.fonts import missing_glyphs
-from generator.load.packfiles import PackFolder
+from generator.load.packfiles import GLOSSARY_NAME, PackFolder
 from generator.model.cards import Card, CardSet
 from generator.model.game import Game
 from generator.model.template import data_template_folder
-from generator.pipeline.pack import GLOSSARY_NAME
 from generator.schema import check as schemacheck
 
 _TOKEN = re.compile(r"\{[a-z0-9_][a-z0-9_-]*\}")

@@ -18,17 +18,18 @@ from generator.core.findings import Finding, Severity, error
 from generator.core.limits import MAX_CARDS
 from generator.core.location import Location, display_path
 from generator.games import get_game, known_games
-from generator.load.packfiles import PackFile, PackFolder
+from generator.load.packfiles import (
+    MANIFEST_NAME,
+    PackFile,
+    PackFolder,
+    card_files,
+)
 from generator.load.yamldoc import YamlDocument
 from generator.model.cards import Card, CardSize, Manifest, Pack, SourceRef
 from generator.model.game import YAML_SUFFIXES, Game
 from generator.runtime.forked import Forked, worker_count
 from generator.schema import check as schemacheck
 
-MANIFEST_NAME = "game.yaml"
-GLOSSARY_NAME = "glossary.yaml"
-_NOT_CARD_FILES = frozenset({MANIFEST_NAME, GLOSSARY_NAME})
-_NOT_CARD_DIRS = frozenset({"locales", "decks", "templates"})
 _GENERIC_SCHEMAS = "generator.schema"
 
 
@@ -42,19 +43,6 @@ class PackLoad(Struct):
 
 
 __all__ = ["PackLoad", "card_files", "card_suffixes", "display_path", "load_pack"]
-
-
-def card_files(folder: PackFolder, suffixes: frozenset[str] = YAML_SUFFIXES
-               ) -> tuple[list[PackFile], list[Finding]]:
-    """Every ``*.yaml``/``*.yml`` (a data game: also ``*.csv``, ``*.xlsx``) of the pack folder
-    except the manifest, the glossary, locales, decks and templates, as the pack file policy
-    lists them: what it refuses (links out of the pack, dangling links, pipes, unreadable
-    files) comes back as findings, never silently skipped."""
-    listing = folder.files()
-    found = [file for file in listing.files
-             if file.suffix in suffixes and str(file.relative) not in _NOT_CARD_FILES
-             and file.relative.parts[0] not in _NOT_CARD_DIRS]
-    return found, list(listing.findings)
 
 
 def card_suffixes(game: Game) -> frozenset[str]:

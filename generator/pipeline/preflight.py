@@ -16,11 +16,11 @@ from __future__ import annotations
 import ctypes
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_raw
+from msgspec import Struct
 
 from generator.core.findings import Finding, Severity, error, has_errors, warning
 from generator.layout.engine import FaceLayout
@@ -39,16 +39,14 @@ MAX_NAMED = 3  # texts named in one finding
 WHITE = {"#fff", "#ffffff"}
 
 
-@dataclass(frozen=True, slots=True)
-class PreflightOptions:
+class PreflightOptions(Struct, frozen=True, gc=False):
     safe_mm: float = 3.0
     bleed_mm: float = 3.175  # 1/8 in, what print services ask for
     min_stroke_pt: float = 0.25
     min_dpi: int = 300
 
 
-@dataclass(frozen=True, slots=True)
-class Problem:
+class Problem(Struct, frozen=True, gc=False):
     severity: Severity
     code: str
     message: str

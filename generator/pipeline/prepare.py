@@ -109,14 +109,15 @@ def _checked_and_laid_out(checked: Validation, locale: str | None, strict: bool,
 
 
 class FaceCacheFolder:
-    """Where a build keeps its faces (``<out>/.pnp-cache/faces``), whether it may take the
-    last build's (``reuse``; ``--force`` lays every face out again, and still keeps them), and
-    the output root to leave out of the inputs when it lies inside a pack. Once opened, it
-    knows the cache file and what was read from it."""
+    """Where a build keeps its faces (generator.layout.facecache.faces_folder; None: caches are
+    off), whether it may take the last build's (``reuse``; ``--force`` lays every face out
+    again, and still keeps them), and the output root to leave out of the inputs when it lies
+    inside a pack. Once opened, it knows the cache entry and what was read from it."""
 
     __slots__ = ("_opened", "_path", "exclude", "folder", "reuse")
 
-    def __init__(self, folder: Path, reuse: bool = True, exclude: Path | None = None) -> None:
+    def __init__(self, folder: Path | None, reuse: bool = True, exclude: Path | None = None
+                 ) -> None:
         self.folder = folder
         self.reuse = reuse
         self.exclude = exclude
@@ -128,17 +129,11 @@ class FaceCacheFolder:
         """The faces kept for this pack and locale under this build's inputs (None: the
         inputs cannot all be read; the build then reports them itself)."""
         from generator.layout import facecache
-        from generator.load.packfiles import PackFolder
-        from generator.pipeline.pack import card_files, card_suffixes
 
-        suffixes = card_suffixes(game)
+        if self.folder is None:
+            return None
         try:
-            key = facecache.inputs_key(
-                [(pack.root, {str(file.relative) for file in card_files(PackFolder(pack.root),
-                                                                          suffixes)[0]})
-                 for pack in card_set.packs],
-                {"game": game.name, "locale": locale, "bleed_mm": bleed_mm,
-                 "ink_saver": ink_saver}, self.exclude)
+            key = facecache.set_key(card_set, game, locale, bleed_mm, ink_saver, self.exclude)
         except OSError:
             return None
         self._path = self.folder / card_set.name / f"{locale}.faces"

@@ -11,10 +11,13 @@ from msgspec import Struct, field
 from generator.core.findings import Finding, error, warning
 from generator.core.limits import MAX_CARDS, MAX_COPIES
 from generator.core.location import Location, display_path
+from generator.load.packfiles import MANIFEST_NAME
 from generator.model.cards import CardSet
+from generator.model.deck import pack_deck_findings
 from generator.model.game import Game
 from generator.pipeline import crosspack
-from generator.pipeline.pack import MANIFEST_NAME, PackLoad, load_pack
+from generator.pipeline.pack import PackLoad, load_pack
+from generator.rules.basepack import missing_kinds
 from generator.runtime.gcpause import collector_paused
 
 
@@ -111,4 +114,8 @@ def _validate(base: Path, expansions: tuple[Path, ...],
     own = game.check(card_set)
     result.findings.extend(crosspack.without_refined(generic, own))
     result.findings.extend(own)
+    if not any(f.severity == "error" for f in result.findings):  # not a missing file's echo
+        result.findings.extend(missing_kinds(card_set, game))
+    for pack in card_set.packs:  # every decks/*.yaml as a file (issue 24)
+        result.findings.extend(pack_deck_findings(pack.root, game))
     return result

@@ -8,26 +8,28 @@ is drawn and every finding is kept, pinned to its card when it names one.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
+
+from msgspec import Struct
 
 from generator.core.errors import UsageError
 from generator.core.findings import Finding, Severity, error, sort_key
 from generator.core.location import Location
 from generator.i18n.localize import Localizer, field_context
 from generator.layout.engine import FaceLayout
+from generator.layout.facecache import KeptFaces
+from generator.layout.faces import lay_out_cards
 from generator.model.cards import Card, CardSet
 from generator.model.template import TemplateError
 from generator.pipeline.localecheck import check_locale, localizer_for
 from generator.pipeline.validate import validate
-from generator.proof.facememo import FaceMemo
+from generator.proof.pictures import picture_name
 
 BLEED_MM = 1.5  # the build's default bleed: the picture shows what a sheet prints past the trim
 NOT_DRAWN = "not drawn"  # the group of cards that failed their checks before they could be drawn
 
 
-@dataclass(frozen=True, slots=True)
-class Outline:
+class Outline(Struct, frozen=True, gc=False):
     """A text box that overflows, in card mm from the trim's top-left corner."""
 
     field: str
@@ -38,8 +40,7 @@ class Outline:
     overflow_mm: float
 
 
-@dataclass(frozen=True, slots=True)
-class FaceView:
+class FaceView(Struct, frozen=True):
     side: str  # front | back
     picture: str  # file name of its PNG
     width_mm: float
@@ -47,8 +48,7 @@ class FaceView:
     outlines: tuple[Outline, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Version:
+class Version(Struct, frozen=True):
     """One card in one locale: its printed name and both faces."""
 
     locale: str
@@ -57,29 +57,27 @@ class Version:
     missing_translations: tuple[str, ...] = ()  # the fields printed in the source language
 
 
-@dataclass(slots=True)
-class CardView:
+class CardView(Struct):
     id: str
     kind: str
     pack: str
     name: str
     count: int
     where: str
-    versions: list[Version] = field(default_factory=list)
-    findings: list[Finding] = field(default_factory=list)
-    texts: list[str] = field(default_factory=list)  # what the search box looks in
+    versions: list[Version] = []
+    findings: list[Finding] = []
+    texts: list[str] = []  # what the search box looks in
 
 
-@dataclass(slots=True)
-class Proof:
+class Proof(Struct):
     title: str
     pack: str  # the output name: the base pack, joined with its expansions by '+'
     locales: tuple[str, ...]
     bleed_mm: float
-    cards: list[CardView] = field(default_factory=list)
-    pack_findings: list[Finding] = field(default_factory=list)
+    cards: list[CardView] = []
+    pack_findings: list[Finding] = []
     #: picture file name -> the face it shows (what the renderer draws)
-    pictures: dict[str, FaceLayout] = field(default_factory=dict)
+    pictures: dict[str, FaceLayout] = {}
 
     @property
     def findings(self) -> list[Finding]:
@@ -121,22 +119,37 @@ def _card_views(card_set: CardSet) -> dict[str, CardView]:
 
 
 def _locale_pass(proof: Proof, card_set: CardSet, game, locale: str,
-                 views: dict[str, CardView], memo: FaceMemo) -> list[Finding]:
-    """Check and lay out every card in one locale; adds each card's version to its view."""
+                 views: dict[str, CardView], kept: KeptFaces) -> list[Finding]:
+    """Check and lay out every card in one locale (faces ``kept`` from the last proof are
+    taken from it); adds each card's version to its view."""
     localizer = localizer_for(card_set, game.name, locale)
     findings = check_locale(card_set, game, locale, layout=False, localizer=localizer)
+    cache = kept.open(card_set, game, locale, proof.bleed_mm)
     try:
-        laid_out = memo.lay_out(card_set, game, localizer, proof.bleed_mm)
+        faces = lay_out_cards(card_set, game, localizer, proof.bleed_mm, cache=cache)
     except TemplateError as exc:
         return [*findings, error("template-error", str(exc), Location(game.name), None, locale)]
+    if cache is not None:
+        kept.keep(cache, faces)
+    findings += faces.findings
+    names: dict[object, str] = {}  # a shared back is named once
+    files: dict[str, str] = {}  # the art files' digests, each file read once
     for card in card_set.cards:
-        entry = laid_out[card.id]
-        findings += entry.findings
         sides = []
-        for side, face in (("front", entry.front), ("back", entry.back)):
-            proof.pictures[face.picture] = face.layout
-            sides.append(FaceView(side, face.picture, face.layout.width_mm,
-                                  face.layout.height_mm, _outlines(face.layout)))
+        for side, key in (("front", faces.fronts[card.id]), ("back", faces.backs[card.id])):
+            layout = faces.layouts[key]
+            picture = names.get(key)
+            if picture is None:
+                digest = faces.digests.get(key)
+                picture = kept.names.get(digest) if digest is not None else None
+                if picture is None:
+                    picture = picture_name(layout, proof.bleed_mm, files)
+                    if digest is not None:
+                        kept.names[digest] = picture
+                names[key] = picture
+            proof.pictures[picture] = layout
+            sides.append(FaceView(side, picture, layout.width_mm, layout.height_mm,
+                                  _outlines(layout)))
         printed_name = _name(card, localizer)
         view = views[card.id]
         view.versions.append(Version(locale, printed_name, tuple(sides),
@@ -147,11 +160,11 @@ def _locale_pass(proof: Proof, card_set: CardSet, game, locale: str,
 
 
 def collect(pack: Path, expansions: Sequence[Path], locales: Sequence[str],
-            bleed_mm: float = BLEED_MM, memo: FaceMemo | None = None) -> Proof:
+            bleed_mm: float = BLEED_MM, kept: KeptFaces | None = None) -> Proof:
     """Everything the proof of ``pack`` shows in ``locales`` (default: the source locale).
 
-    ``memo`` keeps the faces of earlier builds (``pnp watch``), so unchanged cards are not
-    laid out again.
+    ``kept`` keeps the faces of earlier proofs (``pnp watch``: the face cache in memory), so
+    unchanged cards are not laid out again.
 
     Raises UsageError for what the user must fix on the command line (no such pack or
     locale); everything wrong inside the pack becomes a finding."""
@@ -176,10 +189,9 @@ def collect(pack: Path, expansions: Sequence[Path], locales: Sequence[str],
         findings.append(error("no-templates", f"game '{game.name}' has no card templates to "
                               "draw with", manifest.location))
     else:
-        memo = memo if memo is not None else FaceMemo()
+        kept = kept if kept is not None else KeptFaces()
         for locale in chosen:
-            findings += _locale_pass(proof, card_set, game, locale, views, memo)
-        memo.prune()
+            findings += _locale_pass(proof, card_set, game, locale, views, kept)
     _pin(proof, findings, views)
     return proof
 

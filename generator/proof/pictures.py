@@ -1,9 +1,10 @@
 """Card pictures for the proof: each face printed as a lone PDF page, rendered to PNG by pdfium.
 
-A picture is named after a hash of everything that decides its pixels (the face's drawing
-operations, its size, the bleed, the resolution, and the contents of files the operations
-reference), so an unchanged face is never rendered twice: a rebuild after editing one card
-renders that card's faces only, and the names double as cache keys in the browser.
+A picture is named after a hash of everything that decides its pixels, so an unchanged face is
+never rendered twice: a rebuild after editing one card renders that card's faces only, and the
+names double as cache keys in the browser: the face's drawing operations, its size, the bleed,
+the resolution, and the content of the files the operations draw. The proof names a face taken
+from the face cache (generator.layout.facecache) as it named it when it was laid out.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Protocol
 
+from generator.cache.usercache import FileDigests, file_digest
+from generator.core.limits import FILE_BYTES
 from generator.layout.engine import FaceLayout
 from generator.render.cardpdf import write_card_pdf
 
@@ -50,21 +53,29 @@ class MemoryStore:
 
 class FolderStore:
     """Pictures as files; each is written to a temporary name and renamed into place, so a
-    reader (a browser, an interrupted run) never sees half a PNG."""
+    reader (a browser, an interrupted run) never sees half a PNG. A picture already there is
+    taken only with the digest it was written with (``digests``, kept in the cache layer: a
+    picture damaged or changed since is rendered again); without them (caches off), every
+    picture is rendered."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, digests: FileDigests | None = None) -> None:
         self.folder = folder
+        self.digests = digests
 
     def has(self, name: str) -> bool:
-        return (self.folder / name).is_file()
+        return self.digests is not None and self.digests.valid(self.folder / name)
 
     def put(self, name: str, data: bytes) -> None:
         write_atomic(self.folder / name, data)
+        if self.digests is not None:
+            self.digests.record(name, data)
 
     def keep_only(self, names: set[str]) -> None:
         for path in self.folder.glob("*.png"):
             if path.name not in names:
                 path.unlink(missing_ok=True)
+        if self.digests is not None:
+            self.digests.save(names)
 
 
 def write_atomic(path: Path, data: bytes) -> None:
@@ -80,28 +91,31 @@ def write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
-def _file_signatures(face: FaceLayout) -> list[tuple[str, int, int]]:
-    """Size and modification time of files the operations draw (raster or SVG art), so that
-    replacing an art file under the same name re-renders the faces that show it."""
-    signatures = []
+def _file_digests(face: FaceLayout, known: dict[str, str]) -> list[tuple[str, str]]:
+    """The content of files the operations draw (raster or SVG art), so that replacing an art
+    file under the same name, even with its size and time, re-renders the faces that show it;
+    ``known`` holds the digests of files read before (in this proof)."""
+    digests = []
     for op in face.ops:
-        for name in type(op).__struct_fields__:  # ops are msgspec Structs
-            value = getattr(op, name)
-            if name == "path" and isinstance(value, str):  # ops.Image names its art file
-                value = Path(value)
-            if isinstance(value, Path):
+        path = getattr(op, "path", None)  # ops.Image names its art file
+        if isinstance(path, str):
+            digest = known.get(path)
+            if digest is None:
                 try:
-                    stat = value.stat()
+                    digest = file_digest(Path(path), FILE_BYTES["image"])[0].hex()
                 except OSError:
-                    signatures.append((str(value), -1, -1))
-                else:
-                    signatures.append((str(value), stat.st_size, stat.st_mtime_ns))
-    return signatures
+                    digest = "unreadable"
+                known[path] = digest
+            digests.append((path, digest))
+    return digests
 
 
-def picture_name(face: FaceLayout, bleed_mm: float) -> str:
+def picture_name(face: FaceLayout, bleed_mm: float, files: dict[str, str] | None = None
+                 ) -> str:
+    """The picture's file name: a hash of the face's drawing and of the files it draws
+    (``files``: digests of files read before, filled in as files are read)."""
     key = repr((RENDER_VERSION, DPI, bleed_mm, face.width_mm, face.height_mm, face.ops,
-                _file_signatures(face)))
+                _file_digests(face, {} if files is None else files)))
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:20] + ".png"
 
 

@@ -9,17 +9,18 @@ preview after an edit costs little more than the edited cards.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
+from msgspec import Struct
+
+from generator.cache.usercache import FileDigests, output_cache_folder
 from generator.core.errors import UsageError
 from generator.proof.collect import Proof, collect
 from generator.proof.page import PICTURES, render_page
 from generator.proof.pictures import FolderStore, render_pictures, write_atomic
 
 
-@dataclass(frozen=True, slots=True)
-class PreviewResult:
+class PreviewResult(Struct, frozen=True):
     page: Path
     proof: Proof
     rendered: int  # pictures rendered by this run (the others were there already)
@@ -29,7 +30,9 @@ def write_preview(pack: Path, expansions: Sequence[Path], locales: Sequence[str]
                   out_root: Path) -> PreviewResult:
     proof = collect(pack, expansions, locales)
     folder = out_root / proof.pack / "proof"
-    store = FolderStore(folder / PICTURES)
+    cache = output_cache_folder(out_root)
+    store = FolderStore(folder / PICTURES, None if cache is None else FileDigests(
+        folder, cache / "proof" / f"{proof.pack}.digests"))
     try:
         rendered = render_pictures(proof.pictures, proof.bleed_mm, store)
         page = folder / "index.html"

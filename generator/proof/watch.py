@@ -1,12 +1,14 @@
 """``pnp watch``: serve the proof on the loopback interface and rebuild it on every save.
 
 A rebuild runs the whole checking pipeline again (rules look at the whole set, so one edited
-card can change another card's findings), but renders only the faces whose drawing changed:
-pictures are named by a hash of their drawing operations and kept in memory, so a face that
-looks the same is never rendered twice. The open page listens on a Server-Sent Events stream
-and reloads itself when the page's version changes; a rebuild that fails (a broken YAML file,
-a rule error, a pack folder half-way through a save) shows its findings or its error on the
-page, and the server goes on watching.
+card can change another card's findings), but lays out only the cards whose faces changed (the
+face cache, generator.layout.facecache, kept in memory) and renders only the faces whose drawing
+changed: pictures are named by what they were drawn from and kept in memory, so a face that
+looks the same is never rendered twice. Every file of the packs is watched, and every file a
+card names even where a hidden name would have it ignored (``art/.wip.svg``). The open page
+listens on a Server-Sent Events stream and reloads itself when the page's version changes; a
+rebuild that fails (a broken YAML file, a rule error, a pack folder half-way through a save)
+shows its findings or its error on the page, and the server goes on watching.
 """
 
 from __future__ import annotations
@@ -17,21 +19,22 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from contextlib import suppress
-from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from msgspec import Struct
+
+from generator.cache.buildcache import named_files
 from generator.core.errors import UsageError
 from generator.core.location import display_path
-from generator.load.packfiles import PackFolder
-from generator.pipeline.pack import card_files
+from generator.layout.facecache import KeptFaces
+from generator.load.packfiles import PackFolder, card_files
 from generator.proof.collect import BLEED_MM, Proof, collect
-from generator.proof.facememo import FaceMemo
 from generator.proof.page import PICTURES, page_version, render_page
 from generator.proof.pictures import MemoryStore, render_pictures
+from generator.runtime.localserver import LocalHandler, LocalServer
 from generator.runtime.resources import builtin_templates_root
 
 HOST = "127.0.0.1"  # loopback only: the proof shows unpublished cards to nobody else
@@ -62,8 +65,7 @@ def forget_file_caches() -> None:
             clear()
 
 
-@dataclass(frozen=True, slots=True)
-class Rebuild:
+class Rebuild(Struct, frozen=True, gc=False):
     seconds: float
     rendered: int
     cards: int
@@ -78,7 +80,9 @@ class ProofState:
     def __init__(self, pack: Path, expansions: Sequence[Path], locales: Sequence[str]) -> None:
         self.pack, self.expansions, self.locales = pack, tuple(expansions), tuple(locales)
         self.store = MemoryStore()
-        self.memo = FaceMemo()
+        self.faces = KeptFaces()
+        #: the files the current page's faces draw: watched even where hidden
+        self.named: frozenset[str] = frozenset()
         self.changed = threading.Condition()
         self.html = b""
         self.version = ""
@@ -112,10 +116,9 @@ class ProofState:
         self._publish(building=True)
         failure = None
         if changed is None or not self.only_cards_or_catalogs(changed):
-            forget_file_caches()
-            self.memo.forget()
+            forget_file_caches()  # (kept faces need not go: their key covers every file)
         try:
-            proof = collect(self.pack, self.expansions, self.locales, memo=self.memo)
+            proof = collect(self.pack, self.expansions, self.locales, kept=self.faces)
             rendered = render_pictures(proof.pictures, proof.bleed_mm, self.store)
             html = render_page(proof, live=True)
         except UsageError as exc:
@@ -132,6 +135,8 @@ class ProofState:
             rendered = 0
             html = render_page(proof, live=True, notice=failure)
         current = set(proof.pictures)
+        if failure is None:
+            self.named = frozenset(named_files(proof.pictures.values()))
         # the previous page's pictures stay until the next rebuild: a browser may still be
         # fetching them when the new page is published
         self.store.keep_only(current | self._previous)
@@ -146,12 +151,12 @@ class ProofState:
         self._publish(stopping=True)
 
 
-class _Handler(BaseHTTPRequestHandler):
-    server: _Server
-    protocol_version = "HTTP/1.0"  # one request per connection; the event stream ends by close
+class _Handler(LocalHandler):
+    """Loopback Host names only, idle connections closed, no tracebacks
+    (:mod:`generator.runtime.localserver`); one request per connection, the event stream ends by
+    close."""
 
-    def log_message(self, format: str, *args: object) -> None:
-        """Requests are not logged: the terminal is for rebuilds and findings."""
+    server: _Server
 
     def _send(self, status: int, kind: str, data: bytes, cache: str = "no-store") -> None:
         self.send_response(status)
@@ -212,9 +217,7 @@ class _Handler(BaseHTTPRequestHandler):
             sent = now
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True  # an open event stream must not keep the process alive on Ctrl-C
-
+class _Server(LocalServer):
     def __init__(self, port: int, state: ProofState) -> None:
         self.state = state
         super().__init__((HOST, port), _Handler)
@@ -242,13 +245,19 @@ def watched_folders(pack: Path, expansions: Sequence[Path]) -> list[Path]:
 
 class _SourceFilter:
     """Changes worth a rebuild: files inside the watched folders, except in hidden folders,
-    build output and caches, and editors' swap and backup files. Judged on the path below the
-    watched folder, so a pack that itself lives under a folder called ``output`` still works."""
+    build output and caches, and editors' swap and backup files, unless a card names the file
+    (``named``: the files the current page draws, hidden ones too). Judged on the path below
+    the watched folder, so a pack that itself lives under a folder called ``output`` still
+    works."""
 
-    def __init__(self, roots: Sequence[Path]) -> None:
+    def __init__(self, roots: Sequence[Path],
+                 named: Callable[[], Collection[str]] = frozenset) -> None:
         self.roots = [str(root) for root in roots]
+        self.named = named
 
     def __call__(self, change: object, path: str) -> bool:
+        if path in self.named():
+            return True
         for root in self.roots:
             if path == root or path.startswith(root + os.sep):
                 parts = Path(path[len(root):].lstrip(os.sep)).parts
@@ -269,7 +278,8 @@ def watch_forever(state: ProofState, folders: Sequence[Path],
     from generator.runtime.gcpause import collect_frozen
 
     stop = threading.Event()
-    for changes in watchfiles.watch(*folders, watch_filter=_SourceFilter(folders), step=30,
+    for changes in watchfiles.watch(*folders, step=30,
+                                    watch_filter=_SourceFilter(folders, lambda: state.named),
                                     stop_event=stop, raise_interrupt=True):
         changed = {Path(path).resolve() for _, path in changes}
         report(state.rebuild(changed), len(changed))

@@ -15,11 +15,11 @@ inside the service's trim, centred, and the bleed art fills the rest.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from io import BytesIO
 from pathlib import Path
 from typing import BinaryIO
 
+from msgspec import Struct
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
@@ -30,8 +30,7 @@ from generator.render.pdf import OpPainter
 Box = tuple[float, float, float, float]  # x, y, width, height in mm, from the top-left corner
 
 
-@dataclass(frozen=True, slots=True)
-class CardFrame:
+class CardFrame(Struct, frozen=True, gc=False):
     """A page for one face: media size, the trim box on it, and where the face's trim lands."""
 
     page_w: float

@@ -23,12 +23,13 @@ import os
 import shutil
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from msgspec import Struct
 from msgspec.structs import astuple
 
+from generator.cache.usercache import FileDigests, discard, file_digest, key_digest
+from generator.core.limits import FILE_BYTES
 from generator.impose.sheets import Page
 from generator.layout.engine import FaceLayout
 from generator.layout.ops import Image
@@ -40,8 +41,7 @@ from generator.runtime.forked import in_two_processes, worker_count
 CHUNK_SHEETS = 250
 
 
-@dataclass(frozen=True, slots=True)
-class SheetJob:
+class SheetJob(Struct, frozen=True):
     """What every chunk needs: the pages in print order and how to draw them."""
 
     pages: Sequence[Page]
@@ -50,7 +50,7 @@ class SheetJob:
     faces: dict[FaceKey, FaceLayout]
     #: what each face was laid out from, where known (generator.layout.facecache): equal digests,
     #: equal drawings
-    digests: Mapping[FaceKey, bytes] = field(default_factory=dict)
+    digests: Mapping[FaceKey, bytes] = {}
 
 
 def draw_pages(job: SheetJob, first: int, stop: int, path: Path, title: str,
@@ -139,15 +139,12 @@ def _draw_chunks(job: SheetJob, tasks: list[tuple[int, int, Path]], title: str,
 
 def chunk_key(job: SheetJob, first: int, stop: int, title: str) -> str:
     """What a chunk's PDF depends on, hashed: its pages (placements, marks, boxes), the
-    drawing of every face they place, the paper, bleed and title, pnp's and ReportLab's
-    versions, and the size and time of every art file drawn. Equal keys, equal bytes. A face
-    is named by its digest, which covers everything its drawing was laid out from (pnp's
-    code and the options included), where it has one, else by its ops."""
+    drawing of every face they place, the paper, bleed and title, and the cache layer's key
+    recipe (pnp's files, ReportLab's and every library's version). Equal keys, equal bytes.
+    A face is named by its digest, which covers everything its drawing was laid out from
+    (pnp's code, the options, the packs' art by content), where it has one, else by its ops
+    and the content of the art files they draw."""
     import hashlib
-
-    from reportlab import Version as reportlab_version
-
-    from generator import __version__
 
     pages = job.pages[first:stop]
     used = sorted({placement.face for page in pages for placement in page.placements})
@@ -155,9 +152,9 @@ def chunk_key(job: SheetJob, first: int, stop: int, title: str) -> str:
     # (a face's digest covers its art: the packs' files by content, pnp's by size and time)
     art = sorted({op.path for face in used if face not in digests
                   for op in job.faces[face].ops if isinstance(op, Image)})
-    stamps = [(path, os.stat(path).st_size, os.stat(path).st_mtime_ns) for path in art]
-    digest = hashlib.sha256(_plain_bytes(
-        (__version__, reportlab_version, job.paper_mm, job.bleed_mm, title, stamps)))
+    stamps = [(path, file_digest(Path(path), FILE_BYTES["image"])[0]) for path in art]
+    digest = hashlib.sha256(key_digest())
+    digest.update(_plain_bytes((job.paper_mm, job.bleed_mm, title, stamps)))
     for page in pages:
         digest.update(_plain_bytes(_page_values(page)))
     for face in used:
@@ -341,6 +338,7 @@ def write_sheet_files(folder: Path, fronts: Sequence[Page], backs: Sequence[Page
         join_duplex(folder, title)
         return
     chunk_title = f"{title}: {main}"
+    kept: FileDigests | None = None
     if cache is None:
         store = folder / ".pages"
         paths = [store / f"pages-{first:07d}.pdf" for first, _ in chunks]
@@ -348,17 +346,22 @@ def write_sheet_files(folder: Path, fronts: Sequence[Page], backs: Sequence[Page
         store = cache
         paths = [store / f"{chunk_key(job, first, stop, chunk_title)}.pdf"
                  for first, stop in chunks]
+        kept = FileDigests(store)  # (a chunk is taken only as it was drawn, byte for byte)
     store.mkdir(parents=True, exist_ok=True)
     try:
         todo = [(first, stop, path) for (first, stop), path in zip(chunks, paths, strict=True)
-                if reuse is False or not path.is_file()]
+                if reuse is False or kept is None or not kept.valid(path)]
         advance(sum(stop - first for (first, stop), path in zip(chunks, paths, strict=True)
                     if (first, stop, path) not in todo))
         _draw_chunks(job, todo, chunk_title, advance, alongside)
+        if kept is not None:
+            for _, _, path in todo:
+                kept.note(path)
+            kept.save(path.name for path in paths)
         assemble(folder, paths, backs is not None, title)
     finally:
-        if cache is None:
+        if kept is None:
             shutil.rmtree(store, ignore_errors=True)
         else:  # keep this build's chunks only: the cache never outgrows one output
-            for stale in set(store.iterdir()) - set(paths):
-                stale.unlink(missing_ok=True)
+            for stale in set(store.iterdir()) - {*paths, kept.entry}:
+                discard(stale)

@@ -4,12 +4,11 @@ Drawing an SVG takes svglib (with lxml) to parse it and ``reportlab.graphics`` t
 ``reportlab.graphics`` imports ``reportlab.platypus``: about 110 ms of imports and 2 ms of parsing
 per file, a third of a small build. What such a drawing leaves in the PDF is a run of path,
 colour and graphics-state operators. So the first build records those operators once, from a
-scratch canvas, and keeps them (with the drawing's size) in ``<out>/.pnp-cache/art/``; every
-later build replays them onto its canvas with ``Canvas.addLiteral`` and imports neither svglib
-nor ``reportlab.graphics``. The cold build replays the same recording, so a warm build writes the
-same bytes as a cold one. Entries are also kept in the user's cache (:func:`user_art_folder`,
-``~/.cache/pnp/art``), which every output folder shares: a build into a new or emptied folder
-copies what it finds there instead of recording.
+scratch canvas, and keeps them (with the drawing's size) in the cache layer's ``art`` folder
+(:func:`user_art_folder`), which every pack and output folder shares; every later build replays
+them onto its canvas with ``Canvas.addLiteral`` and imports neither svglib nor
+``reportlab.graphics``. The cold build replays the same recording, so a warm build writes the
+same bytes as a cold one.
 
 Only a drawing made of operators that need no page resources is replayed: text (fonts), alpha
 (ExtGState), pictures (XObjects) or named colour spaces are drawn live every time, as before.
@@ -17,14 +16,13 @@ Only a drawing made of operators that need no page resources is replayed: text (
 An entry is named by a hash of everything its operators depend on: the SVG file's bytes (its
 content, not its time), the colour painted for ``currentColor``, the colours repainted, the
 scale it is placed at (strokes are raised to the print-safe minimum for that scale), and the
-versions of pnp, ReportLab and svglib (with the size and time of pnp's drawing modules, for a
-checkout being edited). An entry is written atomically and carries a checksum of its body: a
-truncated or damaged file is ignored and recorded again, never replayed.
+cache layer's key recipe (pnp's files, ReportLab's, svglib's and every other library's
+version: generator.cache.usercache.key_recipe). An entry is a cache layer entry: one that is not a
+regular file, is truncated, damaged or another's is ignored and recorded again, never replayed.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import re
@@ -34,20 +32,15 @@ from pathlib import Path
 from msgspec import Struct
 from reportlab.lib.units import mm
 
-from generator.cache.usercache import (
-    library_stamps,
-    read_entry,
-    stamps,
-    user_cache_folder,
-    write_entry,
-)
-from generator.runtime.resources import module_file
+from generator.cache.usercache import entry_name, read_entry, user_cache_folder, write_entry
 
 #: SVG file, its currentColor, its repainted colours, points per unit (rounded): one drawing
 ArtKey = tuple[str, str | None, tuple[tuple[str, str], ...], float]
 
 ART_FOLDER = "art"
-_MAGIC = b"pnp-art 1\n"
+_MAGIC = b"pnp-art 2\n"
+#: the longest entry read back: a drawing's operators, at most a few times its file's size
+_ENTRY_BYTES = 256 * 1024 * 1024
 
 #: the PDF operators a replayed drawing may hold: paths, painting, clipping, the graphics state
 #: and device colours; anything else (text, XObjects, ExtGState, shadings, named colour spaces,
@@ -96,8 +89,9 @@ def compiled_art(path: str, color: str | None, recolor: tuple[tuple[str, str], .
                  width_mm: float, height_mm: float, folder: Path | None = None
                  ) -> tuple[ArtKey, CompiledArt]:
     """The drawing of SVG ``path`` placed ``width_mm`` x ``height_mm``, from this process's
-    memory, else from ``folder`` (the build cache), else recorded from svglib's drawing (and
-    kept in ``folder``). Raises what :func:`generator.load.art.svg_drawing` raises."""
+    memory, else from ``folder`` (the art cache, :func:`user_art_folder`; None: none), else
+    recorded from svglib's drawing (and kept in ``folder``). Raises what
+    :func:`generator.load.art.svg_drawing` raises."""
     placed = (path, color, recolor, width_mm, height_mm)
     placements = _memory()[1]
     known = placements.get(placed)  # looked up for every face drawn: no file read, no Path
@@ -119,10 +113,9 @@ def _compiled_art(path: str, color: str | None, recolor: tuple[tuple[str, str], 
 
 def _lookup(path: str, color: str | None, recolor: tuple[tuple[str, str], ...],
             width_mm: float, height_mm: float, folder: Path | None
-            ) -> tuple[ArtKey | None, list[Path] | None, CompiledArt | None]:
-    """The drawing's key (None when the file has no size: not a drawing), its cache entries
-    (in ``folder``, then in the user's cache) and what memory or an entry holds for it (None:
-    to be recorded)."""
+            ) -> tuple[ArtKey | None, Path | None, CompiledArt | None]:
+    """The drawing's key (None when the file has no size: not a drawing), its cache entry
+    in ``folder`` and what memory or the entry holds for it (None: to be recorded)."""
     from generator.load.art import ArtProblem, art_info, read_art
 
     try:
@@ -133,31 +126,22 @@ def _lookup(path: str, color: str | None, recolor: tuple[tuple[str, str], ...],
     found = _memory()[0].get(key)
     if found is not None or folder is None:
         return key, None, found
-    name = _entry_name(read_art(Path(path), "image"), color, recolor, key[3])
-    user = user_art_folder()
-    entries = [folder / name, *([user / name] if user is not None and user != folder else [])]
-    for index, entry in enumerate(entries):
-        art = _load(entry)
-        if art is not None:
-            for closer in entries[:index]:  # the build's own cache learns it from the user's
-                _store(closer, art)
-            return key, entries, art
-    return key, entries, None
+    entry = folder / _entry_name(read_art(Path(path), "image"), color, recolor, key[3])
+    return key, entry, _load(entry)
 
 
 def user_art_folder() -> Path | None:
-    """The user's own cache of compiled art (:func:`generator.cache.usercache.user_cache_folder`,
-    ``~/.cache/pnp/art``), shared by every output folder: a build into a new or emptied folder
-    need not record its art again. An entry is named by what it depends on (file content,
-    colours, scale, versions), so any pack and build may share one."""
+    """The cache of compiled art (the cache layer's ``art`` folder; None when caches are off),
+    shared by every pack and output folder: an entry is named by what it depends on (file
+    content, colours, scale, the key recipe), so any build may take one."""
     return user_cache_folder(ART_FOLDER)
 
 
 def _record_placed(path: str, color: str | None, recolor: tuple[tuple[str, str], ...],
                    width_mm: float, height_mm: float, key: ArtKey | None,
-                   entries: list[Path] | None) -> tuple[ArtKey, CompiledArt]:
-    """Record the drawing with svglib and ReportLab and keep it in ``entries`` (the build's
-    cache and the user's)."""
+                   entry: Path | None) -> tuple[ArtKey, CompiledArt]:
+    """Record the drawing with svglib and ReportLab and keep it in ``entry`` (in the art
+    cache)."""
     from generator.load.art import svg_drawing
 
     drawing = svg_drawing(Path(path), color, recolor)
@@ -166,7 +150,7 @@ def _record_placed(path: str, color: str | None, recolor: tuple[tuple[str, str],
                                                      float(drawing.width),
                                                      float(drawing.height)))
     art = _record(drawing, key[3])
-    for entry in entries or ():
+    if entry is not None:
         _store(entry, art)
     return key, art
 
@@ -240,9 +224,17 @@ def draw(canvas, key: ArtKey, art: CompiledArt) -> None:
         if art.operators:
             canvas.addLiteral(art.operators)
         return
+    from reportlab import rl_config
     from reportlab.graphics import renderPDF
 
-    renderPDF.draw(live_drawing(key), canvas, 0, 0)
+    # a picture inside the drawing is written inline; ReportLab joins a form's stream as text,
+    # so inline picture data must be ASCII85 text, not the binary the rest of the file uses
+    binary = rl_config.useA85
+    rl_config.useA85 = 1
+    try:
+        renderPDF.draw(live_drawing(key), canvas, 0, 0)
+    finally:
+        rl_config.useA85 = binary
 
 
 def _record(drawing, scale: float) -> CompiledArt:
@@ -265,9 +257,11 @@ def _record(drawing, scale: float) -> CompiledArt:
     version = scratch._doc._pdfVersion
     scratch.beginForm("art", 0, 0, width, height)
     renderPDF.draw(print_safe_drawing(drawing, _smallest_scale(scale)), scratch, 0, 0)
-    operators = "\n".join(scratch._code)
-    return CompiledArt(width, height, operators if replayable(operators) else None,
-                       transparency=scratch._doc._pdfVersion > version)
+    # an embedded picture is written inline, as bytes: such a drawing is drawn live
+    pictures = any(not isinstance(part, str) for part in scratch._code)
+    operators = "" if pictures else "\n".join(scratch._code)
+    return CompiledArt(width, height, None if pictures or not replayable(operators) else
+                       operators, transparency=scratch._doc._pdfVersion > version)
 
 
 def replayable(operators: str) -> bool:
@@ -279,31 +273,14 @@ def replayable(operators: str) -> bool:
     return True
 
 
-@cache
-def _versions() -> bytes:
-    """pnp's, ReportLab's and svglib's versions, and the size and time of the pnp modules that
-    decide a drawing's operators (a checkout being edited keeps its version number)."""
-    from reportlab import Version as reportlab_version
-
-    from generator import __version__
-
-    parts = [f"pnp {__version__}", f"reportlab {reportlab_version}", *library_stamps("svglib")]
-    parts += stamps([module_file(f"generator.{name}") for name in (
-        "render.vectorart", "load.art", "render.strokes", "layout.fonts")])
-    return "\n".join(parts).encode()
-
-
 def _entry_name(data: bytes, color: str | None, recolor: tuple[tuple[str, str], ...],
                 scale: float) -> str:
-    digest = hashlib.sha256(_versions())
-    digest.update(b"\0" + json.dumps([color, recolor, repr(scale)]).encode() + b"\0")
-    digest.update(data)
-    return f"{digest.hexdigest()[:40]}.art"
+    return entry_name(json.dumps([color, recolor, repr(scale)]).encode(), data, suffix=".art")
 
 
 def _load(entry: Path) -> CompiledArt | None:
     """The entry's drawing, or None when it is missing, truncated, damaged or not ours."""
-    body = read_entry(entry, _MAGIC)
+    body = read_entry(entry, _MAGIC, _ENTRY_BYTES)
     if body is None:
         return None
     try:

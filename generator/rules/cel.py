@@ -25,6 +25,8 @@ from collections.abc import Callable, Iterable, Mapping
 from functools import cache, cached_property
 from typing import Any
 
+from msgspec import Struct
+
 from generator.core.findings import did_you_mean
 from generator.rules.celtree import (
     OPERATORS,
@@ -59,13 +61,10 @@ class CelProblem(Exception):
         self.message = message
 
 
-class CelError:
+class CelError(Struct, frozen=True, gc=False):
     """The error an evaluation gave (a value, as CEL's errors are)."""
 
-    __slots__ = ("message",)
-
-    def __init__(self, message: str) -> None:
-        self.message = message
+    message: str
 
     def __repr__(self) -> str:
         return f"CelError({self.message!r})"

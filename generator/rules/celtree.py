@@ -21,6 +21,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from msgspec import Struct
+
 #: CEL's operators as the parser names them, with their written form and precedence (higher
 #: binds tighter), for writing a sub-expression back in a finding
 OPERATORS = {"_?_:_": ("?:", 1), "_||_": ("||", 2), "_&&_": ("&&", 3), "_==_": ("==", 4),
@@ -32,8 +34,8 @@ OPERATORS = {"_?_:_": ("?:", 1), "_||_": ("||", 2), "_&&_": ("&&", 3), "_==_": (
 _ACCUMULATOR = "@result"
 
 
-class Node:
-    """One node of a parsed CEL expression.
+class Node(Struct):
+    """One node of a parsed CEL expression, filled in by the code that reads the tree.
 
     ``kind`` is one of: ``const`` (``value``), ``ident`` (``name``), ``select`` (``name`` is
     the field, ``children[0]`` the operand; ``test_only`` for ``has(x.f)``), ``call``
@@ -43,21 +45,17 @@ class Node:
     ``children`` = [range, predicate or None, value or None]; ``loop`` holds the expansion's
     own parts when the macro is not recognised)."""
 
-    __slots__ = ("children", "id", "kind", "loop", "member", "name", "position", "proto",
-                 "test_only", "value", "variable")
-
-    def __init__(self, kind: str, proto: Any, position: int) -> None:
-        self.kind = kind
-        self.proto = proto
-        self.id = int(proto.id)
-        self.position = position
-        self.name = ""
-        self.value: object = None
-        self.children: list[Node | None] = []
-        self.member = False
-        self.test_only = False
-        self.variable = ""
-        self.loop: list[Node] = []
+    kind: str
+    proto: Any
+    id: int
+    position: int
+    name: str = ""
+    value: object = None
+    children: list[Node | None] = []
+    member: bool = False
+    test_only: bool = False
+    variable: str = ""
+    loop: list[Node] = []
 
     def __repr__(self) -> str:
         return f"Node({self.kind}, {self.name or self.value!r}, {self.children})"
@@ -108,25 +106,26 @@ def serialized_subtree(parsed: Any, node: Node) -> bytes:
 
 def _node(proto: Any, positions: Mapping[int, int]) -> Node:
     which = proto.WhichOneof("expr_kind")
-    position = positions.get(int(proto.id), 0)
+    ident = int(proto.id)
+    position = positions.get(ident, 0)
     if which == "const_expr":
-        node = Node("const", proto, position)
+        node = Node("const", proto, ident, position)
         constant = proto.const_expr.WhichOneof("constant_kind")
         node.value = None if constant in (None, "null_value") else \
             getattr(proto.const_expr, constant)
         return node
     if which == "ident_expr":
-        node = Node("ident", proto, position)
+        node = Node("ident", proto, ident, position)
         node.name = proto.ident_expr.name
         return node
     if which == "select_expr":
-        node = Node("select", proto, position)
+        node = Node("select", proto, ident, position)
         node.name = proto.select_expr.field
         node.test_only = proto.select_expr.test_only
         node.children = [_node(proto.select_expr.operand, positions)]
         return node
     if which == "call_expr":
-        node = Node("call", proto, position)
+        node = Node("call", proto, ident, position)
         call = proto.call_expr
         node.name = call.function
         node.member = call.HasField("target")
@@ -134,11 +133,11 @@ def _node(proto: Any, positions: Mapping[int, int]) -> Node:
             [_node(arg, positions) for arg in call.args]
         return node
     if which == "list_expr":
-        node = Node("list", proto, position)
+        node = Node("list", proto, ident, position)
         node.children = [_node(item, positions) for item in proto.list_expr.elements]
         return node
     if which == "struct_expr":
-        node = Node("map", proto, position)
+        node = Node("map", proto, ident, position)
         node.name = proto.struct_expr.message_name
         for entry in proto.struct_expr.entries:
             key = _node(entry.map_key, positions) if entry.HasField("map_key") else None
@@ -146,12 +145,12 @@ def _node(proto: Any, positions: Mapping[int, int]) -> Node:
         return node
     if which == "comprehension_expr":
         return _comprehension(proto, positions, position)
-    return Node("const", proto, position)  # an empty expression: nothing to read
+    return Node("const", proto, ident, position)  # an empty expression: nothing to read
 
 
 def _comprehension(proto: Any, positions: Mapping[int, int], position: int) -> Node:
     loop = proto.comprehension_expr
-    node = Node("comprehension", proto, position)
+    node = Node("comprehension", proto, int(proto.id), position)
     node.variable = loop.iter_var
     parts = {name: _node(getattr(loop, name), positions)
              for name in ("accu_init", "loop_condition", "loop_step", "result")}
@@ -296,22 +295,20 @@ def is_hidden(name: str) -> bool:
     return name.startswith("@")
 
 
-class Reads:
-    """Static facts about an expression, for checks and memoization."""
+class Reads(Struct):
+    """Static facts about an expression, for checks and memoization (filled in by
+    :func:`reads` as it walks the tree)."""
 
-    __slots__ = ("fields", "functions", "names", "ranges", "whole")
-
-    def __init__(self) -> None:
-        #: (variable, field) pairs: ``self.cost`` -> ("self", "cost")
-        self.fields: set[tuple[str, str]] = set()
-        #: variables read as a whole (``self`` passed on, indexed, ...), not one field of
-        self.whole: set[str] = set()
-        #: free identifiers (neither macro variables nor CEL's own)
-        self.names: set[str] = set()
-        #: comprehension variable -> the identifier it ranges over when that is a plain name
-        self.ranges: dict[str, str] = {}
-        #: functions called by name (``size``, ``sum``...), operators left out
-        self.functions: set[str] = set()
+    #: (variable, field) pairs: ``self.cost`` -> ("self", "cost")
+    fields: set[tuple[str, str]] = set()
+    #: variables read as a whole (``self`` passed on, indexed, ...), not one field of
+    whole: set[str] = set()
+    #: free identifiers (neither macro variables nor CEL's own)
+    names: set[str] = set()
+    #: comprehension variable -> the identifier it ranges over when that is a plain name
+    ranges: dict[str, str] = {}
+    #: functions called by name (``size``, ``sum``...), operators left out
+    functions: set[str] = set()
 
 
 def reads(tree: Node) -> Reads:
@@ -401,15 +398,12 @@ def _strings(node: Node | None) -> list[str] | None:
 MAP_ENTRIES = 500
 
 
-class Shape:
+class Shape(Struct, frozen=True):
     """An upper bound of a value's size: ``length`` elements (0: not a list or map), each no
     bigger than ``item``."""
 
-    __slots__ = ("item", "length")
-
-    def __init__(self, length: int = 0, item: Shape | None = None) -> None:
-        self.length = length
-        self.item = item
+    length: int = 0
+    item: Shape | None = None
 
     @property
     def weight(self) -> int:

@@ -7,13 +7,13 @@ serves both (each game answers ``Game.rule_rows``).
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from msgspec import Struct
+from msgspec.structs import asdict
 
 from generator.model.game import Game
 
 
-@dataclass(frozen=True, slots=True)
-class RuleRow:
+class RuleRow(Struct, frozen=True, gc=False):
     code: str
     level: str  # card | set | deck (data games); the game's own levels for built-in games
     kind: str | None

@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from functools import lru_cache
+
+from msgspec import Struct
 
 #: number words per language (the forms a declension or an article may take), two and up
 _WORDS: Mapping[str, Mapping[str, int]] = {
@@ -58,8 +59,7 @@ _RULE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)+)(?!\w|\.\d)")
 _CLAUSE_END = re.compile(rf"[.;!?\n]|,(?!\s*(?:\d|(?:{_WORD})(?!\w)))", re.IGNORECASE)
 
 
-@dataclass(frozen=True, slots=True)
-class Fact:
+class Fact(Struct, frozen=True):
     """A number the rules state about one thing, and the words that name that thing.
 
     ``values``: the runs of numbers a text may print for it, e.g. {(4,), (4, 6), (4, 5, 6)} for
@@ -101,8 +101,7 @@ def at_least(low: int, high: int = 6) -> frozenset[tuple[int, ...]]:
     return frozenset({(low,), (low, high), tuple(range(low, high + 1))})
 
 
-@dataclass(frozen=True, slots=True)
-class Run:
+class Run(Struct, frozen=True, gc=False):
     """Numbers written together ("4, 5 or 6"), where the run begins in its clause."""
 
     start: int
@@ -110,8 +109,7 @@ class Run:
     text: str
 
 
-@dataclass(frozen=True, slots=True)
-class Binding:
+class Binding(Struct, frozen=True):
     """A run of a clause and the facts it may state: one when the clause pairs them, several
     when it names more facts than it has runs; none when the clause names no fact."""
 
@@ -233,8 +231,7 @@ def bind(text: str, facts: tuple[Fact, ...], language: str) -> Iterator[Binding]
 
 # --- rule numbers ----------------------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
-class Topic:
+class Topic(Struct, frozen=True):
     """A numbered rule and the words (per language) that name what it is about."""
 
     rule: str
@@ -242,8 +239,7 @@ class Topic:
     terms: Mapping[str, tuple[str, ...]]
 
 
-@dataclass(frozen=True, slots=True)
-class Citation:
+class Citation(Struct, frozen=True, gc=False):
     """A rule number a text cites, and what is wrong with it (None when nothing is)."""
 
     rule: str

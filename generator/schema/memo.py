@@ -3,14 +3,15 @@
 Checking a card against its schema is quick once jsonschema-rs is loaded, but loading it and
 compiling the schemas costs some 12 ms: a twentieth of building a small pack, every time, for
 cards that passed last time too. So each schema keeps the digests of the instances it accepted
-in the user's cache (``~/.cache/pnp/valid``, :func:`generator.cache.usercache.user_cache_folder`),
+in the cache layer's ``valid`` folder (:func:`generator.cache.usercache.user_cache_folder`),
 and an instance whose digest is there is not checked again. A run whose instances are all known
 never imports jsonschema-rs.
 
 Only a verdict of "valid" is kept: a rejected instance is checked, and reported, every time.
 The digest covers the instance's exact values (marshal's bytes: types, order and all); the
-entry's name covers the schema's own text, pnp's version, the size and time of the checking
-modules and jsonschema-rs's own file. What a run learns is written once, when the process ends.
+entry's name covers the schema's own text and the cache layer's key recipe (pnp's files and
+every installed library, jsonschema-rs among them: generator.cache.usercache.key_recipe). What a run
+learns is written once, when the process ends.
 """
 
 from __future__ import annotations
@@ -18,17 +19,9 @@ from __future__ import annotations
 import atexit
 import hashlib
 import marshal
-from functools import cache
 from pathlib import Path
 
-from generator.cache.usercache import (
-    library_stamps,
-    read_entry,
-    stamps,
-    user_cache_folder,
-    write_entry,
-)
-from generator.runtime.resources import module_file
+from generator.cache.usercache import entry_name, read_entry, user_cache_folder, write_entry
 
 MEMO_FOLDER = "valid"
 _MAGIC = b"pnp-valid 1\n"
@@ -76,7 +69,8 @@ class SchemaMemo:
         self._learned.clear()
 
     def _read(self) -> set[bytes]:
-        body = read_entry(self._entry, _MAGIC) if self._entry is not None else None
+        body = (read_entry(self._entry, _MAGIC, MAX_DIGESTS * _DIGEST_BYTES)
+                if self._entry is not None else None)
         if body is None or len(body) % _DIGEST_BYTES:
             return set()
         return {body[at:at + _DIGEST_BYTES] for at in range(0, len(body), _DIGEST_BYTES)}
@@ -94,8 +88,7 @@ def memo_for(schema_text: bytes) -> SchemaMemo:
         folder = user_cache_folder(MEMO_FOLDER)
         entry = None
         if folder is not None:
-            digest = hashlib.sha256(_versions() + b"\0" + schema_text).hexdigest()[:40]
-            entry = folder / f"{digest}.valid"
+            entry = folder / entry_name(schema_text, suffix=".valid")
         memo = _memos[schema_text] = SchemaMemo(entry)
     return memo
 
@@ -105,14 +98,3 @@ def save_all() -> None:
     """Keep what this run learned (run at exit; ``pnp`` runs exit handlers before it ends)."""
     while _unsaved:
         _unsaved.pop().save()
-
-
-@cache
-def _versions() -> bytes:
-    """pnp's version, the size and time of the modules that decide a verdict, and
-    jsonschema-rs's (found, not imported)."""
-    from generator import __version__
-
-    modules = [module_file(f"generator.schema.{name}") for name in ("check", "memo", "patterns")]
-    return "\n".join([f"pnp {__version__}", *library_stamps("jsonschema_rs"),
-                      *stamps(modules)]).encode()

@@ -557,13 +557,14 @@ def test_label_findings_point_at_the_catalog_or_the_template_line(tmp_path: Path
 
 
 def test_an_svg_that_cannot_be_drawn_stops_the_build_by_name(tmp_path: Path) -> None:
-    """Validation reads an SVG's XML and size only; what svglib cannot draw (here a picture
-    inside it that is no image) is found when the sheets are drawn: exit 2 naming the file."""
+    """A picture inside an SVG that is no image: validation decodes embedded pictures now
+    (issue 24), so the build stops with the finding at the card, not with exit 2 half-way."""
     base = copy_packs(tmp_path)
     (base / GAME / "art" / "odd.svg").write_text(
         '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><image '
         'href="data:image/png;base64,AAAA" width="5" height="5"/></svg>', encoding="utf-8")
     set_field(base / GAME / "creatures.yaml", "ash-wolf", "art", "art/odd.svg")
     result = pnp(base, "build", GAME, "--out", "out")
-    assert result.returncode == 2
-    assert result.stderr.startswith(f"pnp: error: {GAME}/art/odd.svg: ")
+    assert result.returncode == 1
+    assert "error[art-unreadable]: 'odd.svg' line 1: its embedded picture cannot be read" in \
+        result.stderr

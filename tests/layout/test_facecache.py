@@ -4,7 +4,6 @@ what a fresh layout gives, findings included."""
 
 from __future__ import annotations
 
-import hashlib
 import pickle
 import shutil
 import zlib
@@ -13,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import CWNB, ROOT
 
-from generator.cache import buildcache
+from generator.cache import usercache
 from generator.impose.sheets import SheetOptions
 from generator.layout import facecache
 from generator.layout import faces as cardfaces
@@ -51,6 +50,12 @@ def edit(path: Path, old: str, new: str) -> None:
     text = path.read_text(encoding="utf-8")
     assert old in text
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def forget_recipe() -> None:
+    """Take the key recipe (and its digest) again: computed once per process."""
+    usercache.key_recipe.cache_clear()
+    usercache.key_digest.cache_clear()
 
 
 @pytest.fixture
@@ -142,11 +147,28 @@ def test_a_changed_option_lays_out_every_face(cwnb: Path, tmp_path: Path, option
     assert_fresh(changed, fresh)
 
 
-def test_pnp_itself_is_an_input(cwnb: Path, tmp_path: Path, monkeypatch) -> None:
-    """pnp's code, templates and fonts (a built-in game's templates are pnp's files)."""
+@pytest.fixture
+def recipe():
+    """The key recipe is computed once per process: taken again after a test changed it."""
+    forget_recipe()
+    yield
+    forget_recipe()
+
+
+@pytest.mark.parametrize("what", ["pnp", "library"])
+def test_pnp_itself_and_its_libraries_are_inputs(cwnb: Path, tmp_path: Path, monkeypatch,
+                                                 recipe, what: str) -> None:
+    """pnp's code, templates and fonts (a built-in game's templates are pnp's files), and
+    the version of every library (ReportLab upgraded)."""
     folder = tmp_path / "faces"
     laid_out(cwnb, folder)
-    monkeypatch.setattr(buildcache, "pnp_stamps", lambda: b"another pnp")
+    if what == "pnp":
+        monkeypatch.setattr(usercache, "pnp_stamps", lambda: b"another pnp")
+    else:
+        versions = usercache.installed_versions()
+        monkeypatch.setattr(usercache, "installed_versions", lambda: tuple(
+            v.replace("reportlab-", "reportlab-9") for v in versions))
+    forget_recipe()
     again, _ = laid_out(cwnb, folder)
     assert again.faces.laid_out == len(again.faces.layouts)
 
@@ -222,8 +244,7 @@ def test_two_processes_with_a_cache_lay_out_as_one(cwnb: Path, tmp_path: Path,
     folder = tmp_path / "faces"
     laid_out(cwnb, folder, allow_overflow=True, expansions=long)
     path = next(folder.rglob("*.faces"))
-    key = path.read_bytes().split(b"\n")[1]
-    kept = facecache.load(path, bytes.fromhex(key.decode()))
+    kept = facecache.load(path, _key(path))
     assert kept.known
     # keep a third of the faces: too few to skip the fork
     known = dict(list(kept.known.items())[::3])
@@ -237,6 +258,13 @@ def test_two_processes_with_a_cache_lay_out_as_one(cwnb: Path, tmp_path: Path,
     assert findings == fresh_findings
 
 
+def _key(path: Path) -> bytes:
+    """The inputs key an entry was written for (the first bytes of its body)."""
+    body = usercache.read_entry(path, facecache._MAGIC)
+    assert body is not None
+    return body[:32]
+
+
 @pytest.mark.parametrize("damage", ["truncated", "wrong checksum", "garbage", "empty", "other key",
                                     "planted"])
 def test_a_damaged_cache_is_ignored(cwnb: Path, tmp_path: Path, damage: str) -> None:
@@ -244,27 +272,28 @@ def test_a_damaged_cache_is_ignored(cwnb: Path, tmp_path: Path, damage: str) -> 
     first, _ = laid_out(cwnb, folder)
     path = next(folder.rglob("*.faces"))
     raw = path.read_bytes()
-    head, key = raw.split(b"\n")[:2]
+    key = _key(path)
     if damage == "truncated":
         path.write_bytes(raw[:len(raw) // 2])
     elif damage == "wrong checksum":
-        checksum = raw.split(b"\n")[2]  # a body intact, its checksum not
+        checksum = raw.split(b"\n")[3]  # a body intact, its checksum not
         path.write_bytes(raw.replace(checksum, bytes(reversed(checksum)), 1))
     elif damage == "garbage":
         path.write_bytes(b"\x00\xff" * 500)
     elif damage == "empty":
         path.write_bytes(b"")
-    elif damage == "other key":
-        path.write_bytes(raw.replace(key, b"0" * len(key), 1))
-    else:  # a pickle that would run code, with a checksum that matches it
+    elif damage == "other key":  # a sound entry, written for other inputs
+        body = usercache.read_entry(path, facecache._MAGIC)
+        assert body is not None
+        usercache.write_entry(path, facecache._MAGIC, b"0" * 32 + body[32:])
+    else:  # a pickle that would run code, in an entry whose checksum matches it
         evil = zlib.compress(pickle.dumps({b"x" * 20: (1.0, 1.0, [Evil(tmp_path)], [])}))
-        path.write_bytes(head + b"\n" + key + b"\n"
-                         + hashlib.sha256(evil).hexdigest().encode() + b"\n" + evil)
+        usercache.write_entry(path, facecache._MAGIC, key + evil)
     again, _ = laid_out(cwnb, folder)
     assert again.faces.laid_out == len(again.faces.layouts)
     assert_fresh(again, first)
     assert not (tmp_path / "pwned").exists()
-    assert facecache.load(path, bytes.fromhex(key.decode())).known  # written afresh
+    assert facecache.load(path, key).known  # written afresh
 
 
 class Evil:
@@ -300,7 +329,8 @@ def test_force_lays_out_every_face_and_keeps_them(cwnb: Path, tmp_path: Path,
     build(cwnb, (), None, SheetOptions(), out, reuse=False)
     build(cwnb, (), None, SheetOptions(), out)
     assert asked == [False, True]
-    assert list((out / ".pnp-cache" / "faces").rglob("*.faces"))
+    folder = facecache.faces_folder(out)
+    assert folder is not None and list(folder.rglob("*.faces"))
 
 
 def test_an_edit_and_its_revert_print_the_same_bytes(cwnb: Path, tmp_path: Path,
@@ -315,12 +345,14 @@ def test_an_edit_and_its_revert_print_the_same_bytes(cwnb: Path, tmp_path: Path,
     assert first is not None
     printed = {name: (first / name).read_bytes()
                for name in ("fronts.pdf", "backs.pdf", "duplex.pdf", "manifest.json")}
-    chunks = out / ".pnp-cache" / "pages" / "cwnb" / "en" / "a4"
-    before = {path.name: path.stat().st_mtime_ns for path in chunks.iterdir()}
+    cache = usercache.output_cache_folder(out)
+    assert cache is not None
+    chunks = cache / "pages" / "cwnb" / "en" / "a4"
+    before = {path.name: path.stat().st_mtime_ns for path in chunks.glob("*.pdf")}
     # a card in the half the forked process lays out (the last ship of the last file)
     edit(cwnb / "ships.yaml", "name: Rubis", "name: Rubis II")
     build(cwnb, (), None, SheetOptions(), out)
-    after = {path.name: path.stat().st_mtime_ns for path in chunks.iterdir()}
+    after = {path.name: path.stat().st_mtime_ns for path in chunks.glob("*.pdf")}
     assert len(set(after.items()) - set(before.items())) == 1
     edit(cwnb / "ships.yaml", "name: Rubis II", "name: Rubis")
     reverted = build(cwnb, (), None, SheetOptions(), out).out_dir

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 import shutil
-from dataclasses import replace as replace_manifest
 from pathlib import Path
 
 import pytest
@@ -189,7 +188,7 @@ def test_names_are_compared_by_kind_and_content(tmp_path):
     air_cover = next(c for c in base.cards if c.id == "air-cover")
     reprint = replace(air_cover, id="air-cover-2", pack="other")
     different = replace(air_cover, id="air-cover-3", pack="other", chance_to_hit=5)
-    other = replace(base, manifest=replace_manifest(base.manifest, pack="other"),
+    other = replace(base, manifest=replace(base.manifest, pack="other"),
                     cards=(reprint, different))
     card_set = replace(validate(CWNB).card_set, expansions=(other,))
     findings = list(crosspack.reused_names(card_set))

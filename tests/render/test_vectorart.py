@@ -1,4 +1,4 @@
-"""SVG art compiled once and kept in the build cache: the same bytes as drawing it live."""
+"""SVG art compiled once and kept in the art cache: the same bytes as drawing it live."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from generator.cache.buildcache import CACHE_FOLDER
 from generator.render import vectorart
 
 SHEETS = ("fronts.pdf", "backs.pdf", "duplex.pdf")
@@ -21,7 +20,7 @@ SHEETS = ("fronts.pdf", "backs.pdf", "duplex.pdf")
 
 @pytest.fixture(autouse=True)
 def own_user_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Each test starts with an empty user-level art cache (the session's is shared)."""
+    """Each test starts with an empty art cache (the session's is shared)."""
     folder = tmp_path / "user-cache"
     monkeypatch.setenv("PNP_CACHE_DIR", str(folder))
     return folder / vectorart.ART_FOLDER
@@ -44,21 +43,22 @@ def _build(pack: Path, out: Path) -> tuple[dict[str, bytes], set[str]]:
     return {name: (folder / name).read_bytes() for name in SHEETS}, imported
 
 
-def _entries(out: Path) -> list[Path]:
-    return sorted((out / CACHE_FOLDER / vectorart.ART_FOLDER).glob("*.art"))
+def _entries(folder: Path) -> list[Path]:
+    return sorted(folder.glob("*.art"))
 
 
-def test_a_warm_build_writes_the_bytes_of_a_cold_one_without_svglib(rockpool, tmp_path):
+def test_a_warm_build_writes_the_bytes_of_a_cold_one_without_svglib(rockpool, tmp_path,
+                                                                    own_user_cache):
     out = tmp_path / "out"
     cold, cold_imports = _build(rockpool, out)
-    entries = _entries(out)
+    entries = _entries(own_user_cache)
     assert entries, "the first build kept no compiled art"
     assert {"svglib.svglib", "reportlab.graphics.renderPDF"} <= cold_imports
     warm, warm_imports = _build(rockpool, out)
     assert warm == cold
     assert not {"svglib", "lxml.etree", "reportlab.graphics", "reportlab.platypus"} \
         & warm_imports
-    assert _entries(out) == entries
+    assert _entries(own_user_cache) == entries
     assert not [p for p in entries[0].parent.iterdir() if not p.name.endswith(".art")]
 
 
@@ -83,10 +83,11 @@ def test_an_svg_edited_in_place_is_read_again(rockpool, tmp_path):
     assert after == cold
 
 
-def test_a_damaged_cache_entry_is_recorded_again_not_replayed(rockpool, tmp_path):
+def test_a_damaged_cache_entry_is_recorded_again_not_replayed(rockpool, tmp_path,
+                                                              own_user_cache):
     out = tmp_path / "out"
     cold, _ = _build(rockpool, out)
-    entries = _entries(out)
+    entries = _entries(own_user_cache)
     assert len(entries) >= 4
     originals = {entry: entry.read_bytes() for entry in entries}
     entries[0].write_bytes(originals[entries[0]][:len(originals[entries[0]]) // 2])
@@ -97,7 +98,7 @@ def test_a_damaged_cache_entry_is_recorded_again_not_replayed(rockpool, tmp_path
     entries[3].write_bytes(b"pnp-art 1\nnot a checksum\n{}")
     warm, _ = _build(rockpool, out)
     assert warm == cold
-    assert {entry: entry.read_bytes() for entry in _entries(out)} == originals
+    assert {entry: entry.read_bytes() for entry in _entries(own_user_cache)} == originals
 
 
 SQUARE = """<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20" viewBox="0 0 40 20">
@@ -201,13 +202,13 @@ def test_a_first_build_records_its_art_on_two_cores_as_on_one(tmp_path, monkeypa
         sorted(p.name for p in (tmp_path / "1").iterdir())
 
 
-def test_a_build_into_a_new_folder_takes_the_art_from_the_user_cache(rockpool, tmp_path,
-                                                                      own_user_cache):
+def test_a_build_into_a_new_folder_takes_the_art_from_the_art_cache(rockpool, tmp_path,
+                                                                     own_user_cache):
     first, _ = _build(rockpool, tmp_path / "first")
-    kept = sorted(p.name for p in own_user_cache.glob("*.art"))
-    assert kept and kept == [p.name for p in _entries(tmp_path / "first")]
+    kept = [p.name for p in _entries(own_user_cache)]
+    assert kept
     # a second output folder: nothing to record, so svglib is never needed (it cannot be
-    # imported in this process), the same bytes, and the folder's own cache learns the art
+    # imported in this process), and the same bytes
     probe = ("import sys; sys.modules['svglib.svglib'] = None; sys.argv = ['pnp', *sys.argv[1:]]\n"
              "from generator.cli.main import main\nmain()\n")
     completed = subprocess.run([sys.executable, "-c", probe, "build", str(rockpool), "--out",
@@ -216,14 +217,15 @@ def test_a_build_into_a_new_folder_takes_the_art_from_the_user_cache(rockpool, t
     assert completed.returncode == 0, completed.stdout + completed.stderr
     folder = tmp_path / "second" / "rockpool" / "en" / "a4"
     assert {name: (folder / name).read_bytes() for name in SHEETS} == first
-    assert [p.name for p in _entries(tmp_path / "second")] == kept
+    assert [p.name for p in _entries(own_user_cache)] == kept
 
 
-def test_an_empty_cache_setting_keeps_no_user_cache(rockpool, tmp_path, monkeypatch):
+def test_an_empty_cache_setting_keeps_no_art(rockpool, tmp_path, monkeypatch):
     monkeypatch.setenv("PNP_CACHE_DIR", "")
     assert vectorart.user_art_folder() is None
-    _build(rockpool, tmp_path / "out")
-    assert _entries(tmp_path / "out")
+    first, _ = _build(rockpool, tmp_path / "out")
+    assert not list(tmp_path.rglob("*.art"))
+    assert _build(rockpool, tmp_path / "out")[0] == first
     monkeypatch.delenv("PNP_CACHE_DIR")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert vectorart.user_art_folder() == tmp_path / "xdg" / "pnp" / vectorart.ART_FOLDER

@@ -10,7 +10,8 @@ the code point the author typed and the one the rules use.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from generator.games.commander.model import ENERGY_TYPES
 
@@ -34,8 +35,7 @@ D6_IN_TEXT = re.compile(r"(?<!\w)([DdДд])6[ \t\u00a0]*(\d+)(?!\d)"
 _DASHES = "\u2010\u2011\u2012\u2013\u2014\u2212"
 
 
-@dataclass(frozen=True, slots=True)
-class Problem:
+class Problem(Struct, frozen=True, gc=False):
     """Why a notation is wrong; ``script`` is True when only the alphabet of a letter is."""
 
     message: str
@@ -65,8 +65,7 @@ def letter_code(value: str, allowed: tuple[str, ...], what: str) -> Problem | No
     return Problem(f"{what} is {value!r}; expected one of {', '.join(allowed)} (Cyrillic)")
 
 
-@dataclass(frozen=True, slots=True)
-class Hull:
+class Hull(Struct, frozen=True, gc=False):
     strength: int
     critical: int | None
 
@@ -83,8 +82,7 @@ def hull(value: str) -> Hull | Problem:
     return Hull(strength, critical)
 
 
-@dataclass(frozen=True, slots=True)
-class Lasers:
+class Lasers(Struct, frozen=True, gc=False):
     targets: int
     power: int
 
@@ -101,8 +99,7 @@ def lasers(value: str) -> Lasers | Problem:
     return Lasers(targets, power)
 
 
-@dataclass(frozen=True, slots=True)
-class Salvo:
+class Salvo(Struct, frozen=True, gc=False):
     count: int
     power: int
 
@@ -122,8 +119,7 @@ def salvo(value: str, what: str) -> Salvo | Problem:
     return Salvo(count, power)
 
 
-@dataclass(frozen=True, slots=True)
-class Energy:
+class Energy(Struct, frozen=True, gc=False):
     """An energy shield or mazer: generator type А/В/С and power, e.g. "С3"."""
 
     type: str

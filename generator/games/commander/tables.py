@@ -9,12 +9,12 @@ validator compares it with the table here, in the source and in every translatio
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 
+from msgspec import Struct
 
-@dataclass(frozen=True, slots=True)
-class Archetype:
+
+class Archetype(Struct, frozen=True):
     """A named commander of the rules and the one number of its extra victory condition."""
 
     rule: str
@@ -35,8 +35,7 @@ ARCHETYPES: Mapping[str, Archetype] = MappingProxyType({
 })
 
 
-@dataclass(frozen=True, slots=True)
-class ExampleShip:
+class ExampleShip(Struct, frozen=True, gc=False):
     """A ship of the rules' worked example (L277-L279): its type and production cost.
 
     ``names``: the example's name of the ship, as whole words of a card's name (case, quotes,

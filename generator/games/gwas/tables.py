@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from types import MappingProxyType
+
+from msgspec import Struct, field
 
 from generator.rules.textfacts import Fact, Topic, at_least, exactly
 
@@ -108,8 +109,7 @@ def _no_words() -> Mapping[str, tuple[str, ...]]:
     return MappingProxyType({})
 
 
-@dataclass(frozen=True, slots=True)
-class Modifier:
+class Modifier(Struct, frozen=True):
     """One row of a procedure's modifier table, as a reference card prints it.
 
     ``value`` is the printed value in plain ASCII ("+1", "-2", "±1", "6+", "4-6"); a card may
@@ -137,8 +137,7 @@ class Modifier:
     codes: frozenset[str] = frozenset()  # the class codes the condition names, all of them
 
 
-@dataclass(frozen=True, slots=True)
-class Procedure:
+class Procedure(Struct, frozen=True):
     """A procedure the seeds give in full: the rule number a reference card prints, its
     modifier table, every number its rules state (the numbers its text may print), and the
     facts a number of its text may be bound to by the words beside it (``bound``)."""
@@ -326,8 +325,7 @@ RULE_TOPICS: tuple[Topic, ...] = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class SeedShip:
+class SeedShip(Struct, frozen=True, gc=False):
     """Values the seeds themselves give a named ship; ``None`` where they say nothing."""
 
     seed: str

@@ -21,7 +21,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from functools import lru_cache
-from typing import NamedTuple
+
+from msgspec import Struct
 
 from generator.core.findings import Finding
 from generator.games.cwnb.model import Action
@@ -69,7 +70,7 @@ __all__ = ["check_texts"]
 Problem = tuple[Check, str, str | None]
 
 
-class _Read(NamedTuple):
+class _Read(Struct, frozen=True, gc=False):
     """What the text checks read of an action card: equal for every card of one face."""
 
     action: str

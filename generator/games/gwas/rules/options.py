@@ -8,7 +8,8 @@ it follows with ``allow_speed_1_plus``; the checks report 1+ either way, citing 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from generator.core.findings import Finding
 from generator.core.location import Location
@@ -27,8 +28,7 @@ OPTION_UNKNOWN = check("gwas-option-unknown", "option", W, "003:274, 003:333",
                        "game.yaml options are ones the gwas module knows")
 
 
-@dataclass(frozen=True, slots=True)
-class Options:
+class Options(Struct, frozen=True, gc=False):
     allow_speed_1_plus: bool = False
 
     @property
