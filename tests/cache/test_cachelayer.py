@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import CWNB, ROOT
 
 from generator.cache import usercache
-from tests.conftest import CWNB, ROOT
 
 ROCKPOOL = ROOT / "cards" / "rockpool"
 MAGIC = b"pnp-test 1\n"
