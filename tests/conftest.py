@@ -46,14 +46,20 @@ SHIP = """\
 """
 
 
-#: the test files that take longest (a wheel installed in a fresh venv; whole pnp sessions run
-#: twice): collected first, so that under xdist (``make test``) a worker starts on them while
-#: the other works through the rest, instead of one of them ending the run alone
-SLOWEST_FIRST = ("test_wheel.py", "test_portable.py")
+#: the test files that take longest, slowest first (whole pnp sessions run twice, damaged
+#: caches, a wheel in a fresh venv, hostile packs): run before all others, so that under
+#: xdist (``make test``: --dist loadfile --no-loadscope-reorder) the two workers share them
+#: at the start instead of one of them ending the run alone
+SLOWEST_FIRST = ("test_portable.py", "test_cachelayer.py", "test_wheel.py", "test_fuzz.py",
+                 "test_safe_art.py")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    items.sort(key=lambda item: item.path.name not in SLOWEST_FIRST)  # (a stable sort)
+    def rank(item: pytest.Item) -> int:
+        name = item.path.name
+        return SLOWEST_FIRST.index(name) if name in SLOWEST_FIRST else len(SLOWEST_FIRST)
+
+    items.sort(key=rank)  # (a stable sort: the order within each file is kept)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
