@@ -83,6 +83,14 @@ def write_pack(root: Path, files: dict[str, str | bytes], game: str = GAME_YAML)
     return root
 
 
+VOCABULARY = ROOT / "tests" / "fixtures" / "vocabulary"
+
+
+def copy_vocabulary(tmp_path: Path) -> Path:
+    """A copy of the pack that uses every element of the card-design vocabulary, to edit."""
+    return Path(shutil.copytree(VOCABULARY, tmp_path / "vocab"))
+
+
 def copy_datagame(tmp_path: Path, name: str = "emberfall") -> Path:
     """A copy of the small data game of tests/fixtures/datagame, to edit in a test."""
     pack = tmp_path / name

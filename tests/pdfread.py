@@ -64,10 +64,11 @@ class Char(Box):
 
 @dataclass(frozen=True)
 class Word(Box):
-    """Characters of one font standing together on one line."""
+    """Characters of one font and one fill colour standing together on one line."""
 
     text: str
     fontname: str
+    fill: Colour
 
 
 @dataclass(frozen=True)
@@ -84,6 +85,9 @@ class Shape(Box):
     linewidth: float
     #: the dash array in the path's own units, () for a solid stroke
     dash: tuple[float, ...]
+    #: the subpath's segments: "m" its start, "l" a straight one, "c" a Bézier curve, "h" the
+    #: closing one ("mlllh" for a rectangle)
+    path: str
 
 
 @dataclass(frozen=True)
@@ -129,9 +133,34 @@ def _dash(obj) -> tuple[float, ...]:
     return tuple(float(v) for v in values)
 
 
-def _subpaths(obj, matrix: Matrix) -> list[tuple[list[tuple[float, float]], bool, bool]]:
-    """(points on the page, closed, has a Bézier segment) of each subpath of a path object."""
-    found: list[tuple[list[tuple[float, float]], bool, bool]] = []
+class _Subpath:
+    """One subpath as it is read: its points on the page and its segments' letters."""
+
+    def __init__(self, start: tuple[float, float]) -> None:
+        self.points = [start]
+        self.letters = ["m"]
+        self.closed = False
+        self._bezier_points = 0
+
+    def add(self, point: tuple[float, float], bezier: bool, closes: bool) -> None:
+        self.points.append(point)
+        if bezier:  # pdfium gives a cubic Bézier as its three points
+            self._bezier_points += 1
+            if self._bezier_points % 3 == 1:
+                self.letters.append("c")
+        else:
+            self.letters.append("l")
+        if closes:
+            self.closed = True
+
+    @property
+    def path(self) -> str:
+        return "".join(self.letters) + ("h" if self.closed else "")
+
+
+def _subpaths(obj, matrix: Matrix) -> list[_Subpath]:
+    """Each subpath of a path object, its points in page space."""
+    found: list[_Subpath] = []
     x, y = ctypes.c_float(), ctypes.c_float()
     for index in range(pdfium_c.FPDFPath_CountSegments(obj)):
         segment = pdfium_c.FPDFPath_GetPathSegment(obj, index)
@@ -139,12 +168,10 @@ def _subpaths(obj, matrix: Matrix) -> list[tuple[list[tuple[float, float]], bool
         point = _apply(matrix, x.value, y.value)
         kind = pdfium_c.FPDFPathSegment_GetType(segment)
         if kind == pdfium_c.FPDF_SEGMENT_MOVETO or not found:
-            found.append(([point], False, False))
+            found.append(_Subpath(point))
             continue
-        points, closed, curved = found[-1]
-        points.append(point)
-        found[-1] = (points, closed or bool(pdfium_c.FPDFPathSegment_GetClose(segment)),
-                     curved or kind == pdfium_c.FPDF_SEGMENT_BEZIERTO)
+        found[-1].add(point, kind == pdfium_c.FPDF_SEGMENT_BEZIERTO,
+                      bool(pdfium_c.FPDFPathSegment_GetClose(segment)))
     return found
 
 
@@ -216,8 +243,8 @@ class Page:
         return [char for char, generated in self._all_chars if not generated]
 
     def words(self) -> list[Word]:
-        """Runs of characters without a space, a font change or a gap of more than
-        WORD_GAP_PT between them (turned text included: the gap is measured either way)."""
+        """Runs of characters without a space, a change of font or fill colour, or a gap of
+        more than WORD_GAP_PT between them (turned text included: measured either way)."""
         words: list[Word] = []
         run: list[Char] = []
 
@@ -225,7 +252,8 @@ class Page:
             if run:
                 words.append(Word(min(c.x0 for c in run), min(c.top for c in run),
                                   max(c.x1 for c in run), max(c.bottom for c in run),
-                                  "".join(c.text for c in run), run[0].fontname))
+                                  "".join(c.text for c in run), run[0].fontname,
+                                  run[0].fill))
                 run.clear()
 
         for char, generated in self._all_chars:
@@ -233,7 +261,7 @@ class Page:
                 close_run()
                 continue
             last = run[-1] if run else None
-            if last and (char.fontname != last.fontname or max(
+            if last and (char.fontname != last.fontname or char.fill != last.fill or max(
                     char.x0 - last.x1, last.x0 - char.x1,
                     char.top - last.bottom, last.top - char.bottom) > WORD_GAP_PT):
                 close_run()
@@ -243,11 +271,14 @@ class Page:
 
     def _objects(self) -> Iterator[tuple[object, int, Matrix]]:
         """(pdfium page object, type, its matrix to page space) of every object on the page,
-        those inside form XObjects included."""
+        those inside form XObjects included (a text's or a shading's matrix is not read)."""
         stack: list[Matrix] = []
+        placed = (pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_IMAGE,
+                  pdfium_c.FPDF_PAGEOBJ_FORM)
         for obj in self._page.get_objects():
             outer = stack[obj.level - 1] if obj.level else IDENTITY
-            matrix = compose(_matrix(obj), outer)
+            # (pdfium gives no matrix for a shading; only paths, images and forms are read)
+            matrix = compose(_matrix(obj), outer) if obj.type in placed else outer
             del stack[obj.level:]
             if obj.type == pdfium_c.FPDF_PAGEOBJ_FORM:
                 stack.append(matrix)
@@ -277,13 +308,13 @@ class Page:
                       if stroked.value else None)
             fill = _colour(pdfium_c.FPDFPageObj_GetFillColor, obj) if fill_mode.value else None
             dash = _dash(obj)
-            for points, closed, curved in _subpaths(obj, matrix):
-                if len(points) < 2:
+            for subpath in _subpaths(obj, matrix):
+                if len(subpath.points) < 2:
                     continue
-                box = self._box(points)
-                shapes.append(Shape(box.x0, box.top, box.x1, box.bottom,
-                                    _kind(points, closed, curved), stroke, fill,
-                                    width.value * scale, dash))
+                box = self._box(subpath.points)
+                kind = _kind(subpath.points, subpath.closed, "c" in subpath.letters)
+                shapes.append(Shape(box.x0, box.top, box.x1, box.bottom, kind, stroke, fill,
+                                    width.value * scale, dash, subpath.path))
         return shapes
 
     @property

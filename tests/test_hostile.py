@@ -78,6 +78,21 @@ def test_deep_nesting_is_a_located_finding(tmp_path, text):
     assert finding["line"] >= 1 and finding["column"] >= 1
 
 
+def test_a_card_file_of_millions_of_tiny_values_is_refused_within_the_bounds(tmp_path):
+    """8 MiB of one-character values (four million of them) would compose into 1.2 GB of
+    nodes: composing stops at the limit (in 1 GiB of address space here), and the finding is
+    at the first value over it."""
+    values = (limits.FILE_BYTES["card-file"] - 16) // 2
+    pack = write_pack(tmp_path / "p", {"tiny.yaml": "cards: [" + "1," * (values - 1) + "1]\n"})
+    result = run_limited("validate", str(pack), "--format", "json")
+    assert_clean_exit(result, 1)
+    (finding,) = json.loads(result.stdout)["findings"]
+    assert finding["code"] == "yaml-too-large"
+    # the root, "cards", the list, then the values: the first one too many is the
+    # (MAX_VALUES - 2)th, two characters each after "cards: ["
+    assert (finding["line"], finding["column"]) == (1, 9 + 2 * (limits.MAX_VALUES - 3))
+
+
 @pytest.mark.parametrize(("value", "code"), [
     ("9" * 4301, "number-too-large"),
     ("123456789012345678901", "number-too-large"),
@@ -98,7 +113,8 @@ def test_values_the_constructor_cannot_make_are_findings(make_pack, value, code)
     assert where(the(findings, code)) == ("bad.yaml", 3, 6)
 
 
-@pytest.mark.parametrize("text", ["cards: &a [*a]\n", "cards: &a {x: [1, *a]}\n"])
+@pytest.mark.parametrize("text", ["cards: &a [*a]\n", "cards: &a {x: [1, *a]}\n",
+                                  "cards: &a {<<: *a}\n", "cards: &a {x: {<<: [*a]}}\n"])
 def test_recursive_alias_is_refused_where_it_recurses(make_pack, text):
     finding = the(validate(make_pack({"loop.yaml": text})).findings, "yaml-recursive-alias")
     assert where(finding)[1] == 1 and where(finding)[2] > 10
@@ -234,7 +250,7 @@ def test_an_alias_bomb_in_the_glossary_is_refused(cwnb):
 
 
 def test_glossary_check_scales_with_text_not_terms_times_texts(cwnb):
-    from generator.pipeline.localecheck import read_glossary
+    from generator.i18n.glossary import read_glossary
 
     entries = "".join(f"  - {{en: term{i}, ru: [t{i}]}}\n"
                       for i in range(limits.MAX_GLOSSARY_TERMS))
@@ -737,13 +753,20 @@ def test_an_icon_that_is_no_svg_is_reported_not_drawn_as_nothing(rockpool):
     assert uses and all("'pearl.svg' is not a readable SVG" in message for *_, message in uses)
 
 
+def _font_line(pack: Path) -> int:
+    """The line of game.yaml that names Rockpool's font file."""
+    lines = (pack / "game.yaml").read_text(encoding="utf-8").split("\n")
+    return next(n for n, line in enumerate(lines, 1) if "fonts/Marcellus-Regular.ttf" in line
+                and not line.lstrip().startswith("#"))
+
+
 def test_a_font_linking_to_etc_passwd_is_refused_unread(rockpool):
     font = rockpool / "fonts" / "Marcellus-Regular.ttf"
     font.unlink()
     font.symlink_to("/etc/passwd")
     findings = _validate_json(rockpool)
     [(name, line, column, message)] = _at(findings, "bad-font")
-    assert (name, line, column) == ("game.yaml", 16, 10)
+    assert (name, line, column) == ("game.yaml", _font_line(rockpool), 10)
     assert "links outside the pack folder" in message
     assert [f[:3] for f in _at(findings, "path-escape")] == [("Marcellus-Regular.ttf", 0, 0)]
 
@@ -755,8 +778,10 @@ def test_a_named_pipe_as_font_or_template_says_what_it_is(rockpool):
         os.mkfifo(path)
     findings = _validate_json(rockpool)
     messages = {f["code"]: (Path(f["file"]).name, f["line"], f["message"]) for f in findings}
-    assert messages["bad-font"][:2] == ("game.yaml", 16)
-    assert messages["missing-template"][:2] == ("game.yaml", 72)
+    assert messages["bad-font"][:2] == ("game.yaml", _font_line(rockpool))
+    lines = (rockpool / "game.yaml").read_text(encoding="utf-8").split("\n")
+    assert messages["missing-template"][:2] == (
+        "game.yaml", next(n for n, line in enumerate(lines, 1) if line == "    front: goal"))
     for code in ("bad-font", "missing-template"):
         assert "is a named pipe, not a regular file" in messages[code][2]
 

@@ -16,8 +16,9 @@ PAGE = (200.0, 100.0)
 
 
 def _page_with_a_form(tmp_path: Path) -> Path:
-    """A 200 x 100 pt page: a form (a red filled rect, a blue 1 pt line, a 4 x 3 px picture and
-    a word) drawn once at (10, 20) at full size and once at (100, 20) at half size."""
+    """A 200 x 100 pt page: a form (a red filled rect, a blue 1 pt dashed line, a circle, a
+    4 x 3 px picture and a word) drawn once at (10, 20) at full size and once at (100, 20) at
+    half size."""
     picture = tmp_path / "dot.png"
     Image.new("RGB", (4, 3), (0, 128, 0)).save(picture)
     path = tmp_path / "form.pdf"
@@ -29,6 +30,8 @@ def _page_with_a_form(tmp_path: Path) -> Path:
     canvas.setLineWidth(1)
     canvas.setDash(3, 1)
     canvas.line(0, 30, 40, 30)
+    canvas.setDash()
+    canvas.circle(70, 30, 5, stroke=1, fill=0)
     canvas.drawImage(str(picture), 50, 0, 8, 6)
     canvas.setFont(font_name("bold"), 10)
     canvas.setFillColorRGB(0, 0, 0.5)
@@ -52,7 +55,7 @@ def _boxes(found: list[Box]) -> list[tuple[float, ...]]:
 def test_a_form_drawn_twice_is_read_where_each_copy_lands(tmp_path: Path) -> None:
     with open_pdf(_page_with_a_form(tmp_path)) as pages:
         page = pages[0]
-        rects, lines, images = page.rects, page.lines, page.images
+        rects, lines, curves, images = page.rects, page.lines, page.curves, page.images
         words = page.words()
         chars = page.chars
     # y from the page's top: the rect's bottom edge at 20 pt up is 80 pt down
@@ -61,6 +64,9 @@ def test_a_form_drawn_twice_is_read_where_each_copy_lands(tmp_path: Path) -> Non
     assert _boxes(lines) == [(10, 50, 50, 50), (100, 65, 120, 65)]
     assert [ln.linewidth for ln in lines] == pytest.approx([1.0, 0.5])  # as printed
     assert {ln.stroke for ln in lines} == {(0, 0, 1)} and {ln.dash for ln in lines} == {(3, 1)}
+    assert {ln.path for ln in lines} == {"ml"} and {r.path[0] for r in rects} == {"m"}
+    assert _boxes(curves) == [(75, 45, 85, 55), (132.5, 62.5, 137.5, 67.5)]
+    assert [c.path.count("c") for c in curves] == [4, 4] and {c.dash for c in curves} == {()}
     assert _boxes(images) == [(60, 74, 68, 80), (125, 77, 129, 80)]
     assert [i.px for i in images] == [(4, 3), (4, 3)]
     assert [(w.text, w.fontname) for w in words] == [("Ship", "PTSans-Bold")] * 2

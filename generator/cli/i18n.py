@@ -9,7 +9,7 @@ import click
 
 from generator.cli.groups import Listed
 from generator.cli.output import echo
-from generator.cli.params import PACK, output_format
+from generator.cli.params import PACK, PATH, output_format
 from generator.cli.report import stop
 from generator.core.errors import UsageError
 from generator.core.findings import has_errors
@@ -84,24 +84,68 @@ def update(pack: Path, locales: tuple[str, ...]) -> None:
 
 @i18n.command("status")
 @PACK
+@click.option("--with", "expansions", multiple=True, type=PATH,
+              help="an expansion to report on with PACK, its base (repeatable); an expansion of "
+                   "a game defined in data that is not stored beside its base is named so")
 @output_format("text", "json")
-@click.option("-v", "--verbose", is_flag=True, help="list every untranslated message")
-def status(pack: Path, output_format: str, verbose: bool) -> None:
-    """Per locale: translated, missing, fuzzy and obsolete messages, and what is missing by
-    card kind and field."""
+@click.option("-v", "--verbose", is_flag=True,
+              help="list every missing, fuzzy and obsolete entry, with where it is")
+def status(pack: Path, expansions: tuple[Path, ...], output_format: str, verbose: bool) -> None:
+    """Per pack and locale: translated, missing, fuzzy and obsolete messages, and what is
+    missing by card kind and field."""
     from generator.i18n.catalogs import status as count
 
-    loaded = _loaded_pack(pack)
-    rows = count(loaded, _messages(loaded))
+    packs = _loaded_packs(pack, expansions)
+    reports = [(loaded, count(loaded, _messages(loaded))) for loaded in packs]
     if output_format == "json":
-        echo(json.dumps({"pack": loaded.manifest.pack, "locales": [
-            {"locale": r.locale, "total": r.total, "translated": r.translated,
-             "missing": r.missing, "fuzzy": r.fuzzy, "obsolete": r.obsolete,
-             "percent": round(r.percent, 1), "missing_by_field": r.missing_by_field,
-             "untranslated": [{"msgctxt": m.context, "msgid": m.source, "where": m.where}
-                              for m in r.untranslated]}
-            for r in rows]}, indent=2, ensure_ascii=False))
+        documents = [_status_json(loaded, rows) for loaded, rows in reports]
+        echo(json.dumps(documents[0] if not expansions else {"packs": documents}, indent=2,
+                        ensure_ascii=False))
         return
+    for loaded, rows in reports:
+        if expansions:
+            echo(f"pack {loaded.manifest.pack} ({display_path(loaded.root)}), written in "
+                 f"{loaded.manifest.source_locale}")
+        _status_text(rows, verbose)
+    if not verbose and any(r.untranslated or r.obsolete for _, rows in reports for r in rows):
+        echo("(--verbose lists every missing, fuzzy and obsolete entry)")
+
+
+def _loaded_packs(pack: Path, expansions: tuple[Path, ...]) -> list:
+    """PACK and each expansion given with it, each loaded with PACK's game (an expansion of a
+    game defined in data needs its base to be read at all)."""
+    from generator.pipeline.pack import load_pack
+
+    base = load_pack(pack)
+    if base.pack is None or has_errors(base.findings):
+        stop(base.findings)
+    loaded = [base.pack]
+    for path in expansions:
+        load = load_pack(path, base.game)
+        if load.pack is None or has_errors(load.findings):
+            stop(load.findings)
+        loaded.append(load.pack)
+    return loaded
+
+
+def _entries(messages) -> list[dict[str, str]]:
+    return [{"msgctxt": m.context, "msgid": m.source, "where": m.where} for m in messages]
+
+
+def _status_json(loaded, rows) -> dict:
+    return {"pack": loaded.manifest.pack, "source_locale": loaded.manifest.source_locale,
+            "locales": [
+                {"locale": r.locale, "total": r.total, "translated": r.translated,
+                 "missing": r.missing, "fuzzy": r.fuzzy, "obsolete": r.obsolete,
+                 "percent": round(r.percent, 1), "missing_by_field": r.missing_by_field,
+                 "untranslated": _entries(r.untranslated),
+                 "missing_entries": _entries(r.missing_entries),
+                 "fuzzy_entries": _entries(r.fuzzy_entries),
+                 "obsolete_entries": _entries(r.obsolete_entries)}
+                for r in rows]}
+
+
+def _status_text(rows, verbose: bool) -> None:
     echo(f"{'locale':<8}{'translated':>11}{'missing':>9}{'fuzzy':>7}{'obsolete':>10}"
          f"{'done':>8}")
     for r in rows:
@@ -111,8 +155,9 @@ def status(pack: Path, output_format: str, verbose: bool) -> None:
         if r.untranslated:
             echo(f"{r.locale} missing: " + ", ".join(
                 f"{group} {count}" for group, count in r.missing_by_field.items()))
-        if verbose:
-            for message in r.untranslated:
-                echo(f"  {message.where}: {message.context}: {message.source}")
-    if not verbose and any(r.untranslated for r in rows):
-        echo("(--verbose lists every untranslated message)")
+        if not verbose:
+            continue
+        for what, entries in (("missing", r.missing_entries), ("fuzzy", r.fuzzy_entries),
+                              ("obsolete", r.obsolete_entries)):
+            for message in entries:
+                echo(f"  {message.where}: {what}: {message.context}: {message.source}")

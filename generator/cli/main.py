@@ -36,6 +36,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "preflight": ("generator.cli.preflight:preflight",
                   "Print-shop checks per card and side: safe zone, bleed, thin lines, image "
                   "dpi, fonts."),
+    "tuckbox": ("generator.cli.tuckbox:tuckbox",
+                "A tuck box that holds the deck (or the pack): tuckbox.pdf and tuckbox.json."),
     "calibrate": ("generator.cli.calibrate:calibrate",
                   "Print a two-sided page that measures your printer's back-side offset."),
     "preview": ("generator.cli.proof:preview",

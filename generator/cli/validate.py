@@ -36,7 +36,12 @@ def validate(pack: Path, expansions: tuple[Path, ...], locales: tuple[str, ...],
     not fit their boxes). With --locale, also check that translation: missing and inconsistent
     messages, glossary terms, glyphs and fitting."""
     with collector_paused():  # the pipeline's modules: objects that all stay alive, as build
-        from generator.pipeline.localecheck import begin_layout, check_locale, missing_summary
+        from generator.pipeline.localecheck import (
+            begin_layout,
+            check_locale,
+            missing_summary,
+            set_locales,
+        )
         from generator.pipeline.validate import validate as check
 
     with ExitStack() as running:
@@ -52,7 +57,7 @@ def validate(pack: Path, expansions: tuple[Path, ...], locales: tuple[str, ...],
         result = check(pack, expansions, begin_source_layout)
         findings = result.findings
         if result.card_set is not None and result.game is not None:
-            shipped = result.card_set.base.manifest.locales
+            shipped = set_locales(result.card_set)
             source = result.card_set.base.manifest.source_locale
             # the source locale is always checked (glyphs, fitting): validate stops on what
             # build would stop on
@@ -62,7 +67,8 @@ def validate(pack: Path, expansions: tuple[Path, ...], locales: tuple[str, ...],
                     # message: 3 ms of every validate otherwise
                     from generator.i18n.catalogs import no_locale_message
 
-                    raise UsageError(no_locale_message(result.card_set.base, locale))
+                    raise UsageError(no_locale_message(result.card_set.base, locale,
+                                                       result.card_set.expansions))
                 findings = findings + check_locale(
                     result.card_set, result.game, locale, strict,
                     laid_out=begun.pop("source", None) if locale == source else None)

@@ -25,6 +25,9 @@ class DataCard(Card, frozen=True):
     #: (left out of the card's equality and hash, as its source is: _UNCOMPARED)
     fields: Mapping[str, object] = field(default_factory=dict)
     translatable: tuple[str, ...] = ()
+    #: a card that failed its schema, built from its sound fields for the checks that read
+    #: only those: the fields left out (a wrong value, a required one missing); never printed
+    unsound: frozenset[str] = frozenset()
 
     _UNCOMPARED: ClassVar[frozenset[str]] = frozenset({"source", "fields"})
 
@@ -55,5 +58,22 @@ def card_builder(translatable: tuple[str, ...]):
         return DataCard(id=str(data["id"]), kind=str(data["kind"]), count=int(data["count"]),
                         pack=pack, source=source, fields=MappingProxyType(data),
                         translatable=translatable)
+
+    return build
+
+
+def partial_builder(translatable: tuple[str, ...]):
+    """The ``CardKind.partial`` of one data kind: a card of the fields its schema found sound
+    (the unsound ones left out, no value made up for them), for the rules that read no
+    other."""
+
+    def build(item: Mapping[str, object], pack: str, source: SourceRef,
+              unsound: frozenset[str]) -> DataCard:
+        data = {name: value for name, value in item.items() if name not in unsound}
+        count = data.get("count", 1)
+        return DataCard(id=str(data["id"]), kind=str(data["kind"]),
+                        count=count if isinstance(count, int) else 1, pack=pack, source=source,
+                        fields=MappingProxyType(data), translatable=translatable,
+                        unsound=unsound)
 
     return build

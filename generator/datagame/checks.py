@@ -66,6 +66,8 @@ def art_findings(definition, card_set: CardSet) -> list[Finding]:
             if template is None:
                 continue
             for element in dependent[template_name]:
+                if card.unsound and _reads_unsound(element, card.unsound):
+                    continue  # (the card failed its schema in a field this element prints)
                 condition = condition or definition.condition_for(card)
                 if not visible(element, values, condition):
                     continue
@@ -93,6 +95,13 @@ def _icon_findings(definition, card: DataCard, kind, report) -> None:
                 continue
             report("unknown-icon", f"'{{{token}}}' in {name} is not an icon of this game"
                    f"{did_you_mean(f'{{{token}}}', icons)}", card.source.of(name), card.id)
+
+
+def _reads_unsound(element, unsound: frozenset[str]) -> bool:
+    """Whether a template element reads, in a placeholder or a condition, one of ``unsound``
+    (fields that failed the card's schema: nothing it prints from them can be checked)."""
+    text = " ".join(str(value) for value in element.props.values())
+    return any(re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) for name in unsound)
 
 
 def _card_dependent(template) -> tuple:

@@ -9,6 +9,7 @@ not know whether a game came from Python or from data.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import MappingProxyType
@@ -18,12 +19,13 @@ from msgspec import Struct
 
 from generator.core.findings import Finding, did_you_mean, error
 from generator.core.location import Location
-from generator.datagame.cards import IMPLIED_FIELDS, DataCard, card_builder
+from generator.datagame.cards import IMPLIED_FIELDS, DataCard, card_builder, partial_builder
 from generator.datagame.rules import (
     DataRule,
     RuleContext,
     check_rules,
     compile_rules,
+    field_values,
     kind_values,
     sample_card,
 )
@@ -36,7 +38,7 @@ from generator.load.packfiles import PackFolder, named_file_refusal
 from generator.load.yamldoc import YamlDocument
 from generator.model.cards import Card, CardSize
 from generator.model.game import YAML_SUFFIXES, CardKind, Faces, Game
-from generator.model.template import Template, register_template_folder
+from generator.model.template import Template, register_enum_labels, register_template_folder
 from generator.rules.cel import plain_truthy
 from generator.rules.table import RuleRow
 from generator.schema.check import describe_type
@@ -57,6 +59,18 @@ class KindDefinition(Struct, frozen=True):
     translatable: tuple[str, ...]
     images: tuple[str, ...]  # fields holding art paths (``format: image``)
     fields: tuple[str, ...]  # declared properties, in schema order
+    #: ``x-labels`` of enum fields: field -> enum value -> the printed source text
+    labels: Mapping[str, Mapping[str, str]] = {}
+
+
+class EnumGap(Struct, frozen=True):
+    """An enum field a kind prints in text whose values (some or all) have no ``x-labels``:
+    in a translated build they print as the raw value."""
+
+    kind: str
+    field: str
+    unlabelled: frozenset[str]
+    location: Location
 
 
 class DeckDefinition(Struct, frozen=True):
@@ -80,6 +94,8 @@ class DataGame(Struct, frozen=True):
     rules: tuple[DataRule, ...] = ()
     deck: DeckDefinition | None = None
     manifest_file: str = ""
+    #: enum fields printed in text without a label for every value (see :class:`EnumGap`)
+    enum_gaps: tuple[EnumGap, ...] = ()
 
     def template(self, name: str) -> Template | None:
         """A loaded template; None for one that could not be loaded (its findings say why),
@@ -99,6 +115,14 @@ class DataGame(Struct, frozen=True):
         ctx.card_root = card_root
         ctx.checked_colors = True
         ctx.condition = self.condition_for(card)
+        kind = self.kinds.get(card.kind)
+        if kind is not None and kind.labels and isinstance(card, DataCard):
+            printed = {}
+            for field, labels in kind.labels.items():
+                value = card.fields.get(field)
+                if value is not None and str(value) in labels:
+                    printed[field] = ctx.label(enum_label_key(card.kind, field, value))
+            ctx.printed = printed or None
 
     @staticmethod
     def condition_for(card: Card) -> Callable[[str], bool]:
@@ -175,8 +199,82 @@ def _kind_schema(name: str, raw: Mapping[str, Any], doc: YamlDocument
     findings = [error("bad-kind-schema", f"kind '{name}': x-translate marks text fields; "
                       f"'{p}' is not of type string", doc.where((*base, "properties", p)))
                 for p in translatable if properties[p].get("type") != "string"]
+    labels, problems = _enum_labels(name, properties, doc, base)
     return KindDefinition(name, "", "", MappingProxyType(full), translatable, images,
-                          tuple(properties)), findings
+                          tuple(properties), labels), findings + problems
+
+
+def enum_label_key(kind: str, field: str, value: object) -> str:
+    """The label key of an enum value's printed text (``x-labels``): ``kind.field:value``,
+    the comment translators see beside the text in the catalog."""
+    return f"{kind}.{field}:{value}"
+
+
+def _enum_labels(kind: str, properties: Mapping[str, Any], doc: YamlDocument,
+                 base: tuple[str, ...]) -> tuple[Mapping[str, Mapping[str, str]],
+                                                 list[Finding]]:
+    """``x-labels: {value: "Printed text"}`` of the kind's enum fields, checked: a mapping of
+    the field's own values to texts."""
+    labels: dict[str, Mapping[str, str]] = {}
+    findings: list[Finding] = []
+    for field, schema in properties.items():
+        if not isinstance(schema, Mapping) or "x-labels" not in schema:
+            continue
+        where = (*base, "properties", field, "x-labels")
+        raw = schema["x-labels"]
+        values = field_values(schema)
+        if values is None:
+            findings.append(error("bad-kind-schema", f"kind '{kind}': x-labels names the "
+                                  f"printed text of each value of an enum field; '{field}' "
+                                  "has no enum", doc.where(where)))
+            continue
+        if not isinstance(raw, Mapping):
+            findings.append(error("bad-kind-schema", f"kind '{kind}': x-labels of '{field}' "
+                                  "maps each value to its printed text ({value: \"Text\"})",
+                                  doc.where(where)))
+            continue
+        checked: dict[str, str] = {}
+        for value, text in raw.items():
+            if str(value) not in values:
+                findings.append(error(
+                    "bad-kind-schema", f"kind '{kind}': x-labels of '{field}' names "
+                    f"'{value}', which is not one of its values ({', '.join(sorted(values))})"
+                    f"{did_you_mean(str(value), sorted(values))}",
+                    doc.where_key((*where, value))))
+            elif not isinstance(text, str) or not text.strip():
+                findings.append(error("bad-kind-schema", f"kind '{kind}': the label of "
+                                      f"'{value}' must be a text", doc.where((*where, value))))
+            else:
+                checked[str(value)] = text
+        labels[field] = MappingProxyType(checked)
+    return MappingProxyType(labels), findings
+
+
+def _enum_gaps(kinds: Mapping[str, KindDefinition], templates: Mapping[str, Template],
+               doc: YamlDocument) -> tuple[EnumGap, ...]:
+    """The enum fields each kind prints in a text (``{field}`` in a text element of its front
+    or back) with values that have no label."""
+    gaps: list[EnumGap] = []
+    for name, kind in kinds.items():
+        printed: set[str] = set()
+        for template_name in (kind.front, kind.back):
+            template = templates.get(template_name)
+            for element in template.elements if template is not None else ():
+                if element.type == "text" and isinstance(element.get("text"), str):
+                    printed.update(_PRINTED.findall(str(element.get("text"))))
+        for field in kind.fields:
+            schema = kind.schema["properties"].get(field)
+            values = field_values(schema) if isinstance(schema, Mapping) else None
+            if field not in printed or values is None:
+                continue
+            missing = values - set(kind.labels.get(field, {}))
+            if missing:
+                gaps.append(EnumGap(name, field, frozenset(missing), doc.where_key(
+                    ("kinds", name, "schema", "properties", field))))
+    return tuple(gaps)
+
+
+_PRINTED = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 
 
 def _written_schema(raw: object) -> dict[str, Any]:
@@ -238,7 +336,7 @@ def _templates(kinds: dict[str, KindDefinition], raw_kinds: Mapping[str, Any], r
                     f"({TEMPLATES_DIR}/{template}.yaml) {refusal.reason}",
                     doc.where(("kinds", name, side))))
     templates: dict[str, Template] = {}
-    for template, kind_names in users.items():
+    for template, kind_names in users.items():  # (a template extended by several: once)
         path = root / TEMPLATES_DIR / f"{template}.yaml"
         if named_file_refusal(root, path, "template") is not None:
             continue
@@ -257,7 +355,8 @@ def _templates(kinds: dict[str, KindDefinition], raw_kinds: Mapping[str, Any], r
         findings += problems
         if loaded is not None:
             templates[template] = loaded
-    return templates, findings
+    # a template that others extend is read with each of them: its problems are said once
+    return templates, list(dict.fromkeys(findings))
 
 
 def _other_template_files(root: Path, used: set[str]) -> list[Finding]:
@@ -290,7 +389,8 @@ class DataDefinedGame(Game, frozen=True):
     definition (game.yaml, the pack's templates, art and icons)."""
 
     definition: DataGame | None = None
-    card_file_suffixes: frozenset[str] = YAML_SUFFIXES | {".csv", ".xlsx"}
+    # (generator.datagame.tables.TABLE_SUFFIXES, named here: that module loads when a table does)
+    card_file_suffixes: frozenset[str] = YAML_SUFFIXES | {".csv", ".xlsx", ".ods"}
     art_checked_on_load: bool = True
     layout_child_share: float = 0.75
 
@@ -315,6 +415,10 @@ class DataDefinedGame(Game, frozen=True):
 
     def prepare_face(self, ctx: object, card: Card, card_root: Path | None) -> None:
         self._defined.prepare(ctx, card, card_root)
+
+    def enum_label_gaps(self) -> tuple[tuple[str, str, frozenset[str], Location], ...]:
+        return tuple((g.kind, g.field, g.unlabelled, g.location)
+                     for g in self._defined.enum_gaps)
 
     def rule_rows(self) -> list[RuleRow]:
         """The ``rules:`` and ``deck:`` of game.yaml, as ``pnp rules`` lists them."""
@@ -376,7 +480,7 @@ def load_data_game(doc: YamlDocument, root: Path) -> tuple[Game | None, list[Fin
         else:
             kinds[kind_name] = kind = KindDefinition(
                 kind_name, str(raw["front"]), str(raw["back"]), kind.schema,
-                kind.translatable, kind.images, kind.fields)
+                kind.translatable, kind.images, kind.fields, kind.labels)
         drawn[kind_name] = kind
     palette = MappingProxyType({**DEFAULT_PALETTE, **(data.get("palette") or {})})
     fonts, problems = _fonts(data, root, doc)
@@ -400,9 +504,15 @@ def load_data_game(doc: YamlDocument, root: Path) -> tuple[Game | None, list[Fin
     findings += _other_template_files(root, set(templates))
     definition = DataGame(name=name, root=root, kinds=kinds, templates=templates,
                           palette=palette, fonts=fonts, icons=icons, rules=tuple(rules),
-                          deck=deck, manifest_file=doc.file)
+                          deck=deck, manifest_file=doc.file,
+                          enum_gaps=_enum_gaps(kinds, templates, doc))
     register_template_folder(name, root / TEMPLATES_DIR)
-    return _game(definition, raw_kinds, data), findings
+    register_enum_labels(name, {
+        enum_label_key(kind.name, field, value): (text, doc.where(
+            ("kinds", kind.name, "schema", "properties", field, "x-labels", value)))
+        for kind in kinds.values() for field, labels in kind.labels.items()
+        for value, text in labels.items()})
+    return _game(definition, raw_kinds, data, doc), findings
 
 
 def _schema_problem(schema: dict[str, Any]) -> tuple[tuple[Any, ...], str, object] | None:
@@ -428,15 +538,21 @@ def _schema_problem(schema: dict[str, Any]) -> tuple[tuple[Any, ...], str, objec
     return None
 
 
-def _game(definition: DataGame, raw_kinds: Mapping[str, Any], data: Mapping[str, Any]) -> Game:
+def _game(definition: DataGame, raw_kinds: Mapping[str, Any], data: Mapping[str, Any],
+          doc: YamlDocument) -> Game:
     from generator.datagame.checks import art_findings, deck_findings
 
     kinds = {}
     for name, kind in definition.kinds.items():
         size = raw_kinds[name].get("size")
-        kinds[name] = CardKind(name, f"{name}.schema.json", card_builder(kind.translatable),
-                               size=CardSize.from_spec(size) if size else None,
-                               schema_data=kind.schema)
+        radius = raw_kinds[name].get("corner_radius_mm")
+        kinds[name] = CardKind(
+            name, f"{name}.schema.json", card_builder(kind.translatable),
+            size=CardSize.from_spec(size) if size else None, schema_data=kind.schema,
+            corner_radius_mm=float(radius) if radius is not None else None,
+            size_location=doc.where(("kinds", name, "size")) if size else
+            doc.where(("kinds", name, "corner_radius_mm")) if radius is not None else None,
+            partial=partial_builder(kind.translatable))
 
     def rule_check(card_set) -> list[Finding]:
         cards = [c for c in card_set.cards if isinstance(c, DataCard)]

@@ -384,10 +384,31 @@ def _card_location(rule: DataRule, card: DataCard) -> Location:
     return card.source.location
 
 
+def reads_unsound(rule: DataRule, card: DataCard, as_self: bool) -> bool:
+    """Whether ``rule`` reads a field that failed ``card``'s schema (a card built from its
+    sound fields only: :attr:`DataCard.unsound`), on the card it checks (``as_self``) or on
+    the cards it ranges over: such a rule is not run there, as no value of that field can be
+    trusted, nor made up."""
+    if not card.unsound:
+        return False
+    facts = rule.reads
+    assert facts is not None
+    if as_self:
+        if "self" in facts.whole:
+            return True
+        read = {name for variable, name in facts.fields if variable in ("self", "")}
+        return bool(card.unsound & (read | facts.names))
+    return bool(card.unsound & {name for variable, name in facts.fields
+                                if variable not in ("self", "")})
+
+
 def check_card_rule(rule: DataRule, cards: CelCards) -> list[Finding]:
     assert rule.expression is not None and rule.reads is not None
     facts = rule.reads
-    targets = [c for c in cards.cards if rule.kind is None or c.kind == rule.kind]
+    if "cards" in facts.names and any(reads_unsound(rule, c, False) for c in cards.cards):
+        return []  # (the set holds a card whose value this rule would read is unsound)
+    targets = [c for c in cards.cards if (rule.kind is None or c.kind == rule.kind)
+               and not reads_unsound(rule, c, True)]
     bare = sorted(facts.names - {"self", "cards"})
     self_fields = {name for variable, name in facts.fields if variable == "self"}
     memo_names = None if "self" in facts.whole else sorted(self_fields | set(bare))
@@ -444,6 +465,9 @@ def involved(rule: DataRule, over: str, items: Sequence[tuple[str, Any]],
 
 def check_set_rule(rule: DataRule, cards: CelCards) -> list[Finding]:
     assert rule.expression is not None
+    if any(reads_unsound(rule, c, False) for c in cards.cards
+           if rule.kind is None or c.kind == rule.kind):
+        return []  # (a card of the set failed its schema in a field this rule reads)
     listing = cards.listing(rule.kind)
     costly = _too_costly(rule, {"cards": len(listing)})
     if costly is not None:

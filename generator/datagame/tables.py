@@ -1,4 +1,5 @@
-"""Card files as tables: CSV (``*.csv``) and spreadsheets (``*.xlsx``, one card file per sheet).
+"""Card files as tables: CSV (``*.csv``) and spreadsheets (``*.xlsx``, and LibreOffice's own
+``*.ods``; one card file per sheet).
 
 A table becomes the same located document a YAML card file is, so the schema checks and every
 later finding work unchanged: each cell is located as ``file:row:column`` with rows numbered as
@@ -8,7 +9,9 @@ named in the file part, ``cards.xlsx[Creatures]:3:2``.
 The header row names the fields; each further row is one card. Cells are typed by the kind's
 schema (whole numbers, numbers, true/false, lists with ``;`` between items); an empty cell
 leaves the field out. A cell that does not read as its type stays text, so the schema check
-reports it in its usual words at the cell.
+reports it in its usual words at the cell. Merged cells in the cards' rows are a finding at the
+merged cell (its value belongs to its first row only, and the rows it covers would seem to lack
+the field).
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ from generator.core.location import Location
 from generator.datagame.cards import IMPLIED_FIELDS
 from generator.load.yamldoc import YamlDocument
 
-TABLE_SUFFIXES = frozenset({".csv", ".xlsx"})
+TABLE_SUFFIXES = frozenset({".csv", ".xlsx", ".ods"})
 LIST_SEPARATOR = ";"
 _INTEGER = re.compile(r"[+-]?\d+")
 _TRUE = frozenset({"true", "yes", "y", "1", "x"})
@@ -88,6 +91,14 @@ class ErrorCell(Struct, frozen=True, gc=False):
     """A spreadsheet cell holding an error value (#DIV/0!, #REF!, #N/A ...)."""
 
     code: str
+
+
+class CoveredCell(Struct, frozen=True, gc=False):
+    """A cell covered by a merged cell: the merged cell's value belongs to its first row and
+    column only (``anchor``, a row and column from 1), so this one holds none."""
+
+    anchor: tuple[int, int]
+    ref: str  # the merged range as a spreadsheet names it, e.g. "B3:B4"
 
 
 _DATE_FORMATS = frozenset({"date", "date-time", "time"})
@@ -240,6 +251,8 @@ def rows_to_document(file: str, rows: Iterable[Sequence[object]], schema: TableS
         doc.values[path] = Location(file, row_number, 1)
         kind_column = seen.get("kind")
         kind = cells[kind_column - 1] if kind_column else schema.only_kind
+        if isinstance(kind, CoveredCell):
+            kind = None  # (said at the merged cell)
         if kind is None and schema.only_kind is not None:
             kind = schema.only_kind
         for column, (name, cell) in enumerate(zip(header, cells, strict=True), start=1):
@@ -250,8 +263,12 @@ def rows_to_document(file: str, rows: Iterable[Sequence[object]], schema: TableS
                     unnamed.setdefault(column, (row_number, cell))
                 continue
             where = Location(file, row_number, column)
+            if isinstance(cell, CoveredCell):
+                where = _merged(file, cell, name, row_number, findings, card_id(cells, seen))
             doc.values[(*path, name)] = where  # also for a refused cell: see schemacheck
             doc.keys[(*path, name)] = where
+            if isinstance(cell, CoveredCell):
+                continue
             problem = _cell_problem(cell, name, schema.field_schema(kind, name))
             if problem is not None:
                 is_error, code, message = problem
@@ -271,6 +288,40 @@ def rows_to_document(file: str, rows: Iterable[Sequence[object]], schema: TableS
             "header cell names its first column only)", Location(file, 1, column)))
     doc.data = {"cards": cards}
     return doc, findings
+
+
+def _merged(file: str, cell: CoveredCell, name: str, row_number: int,
+            findings: list[Finding], card: str | None) -> Location:
+    """The merged cell that covers a card's cell: one finding at it (for all the cells it
+    covers), which is where the card's field is then said to be, so the card is not also said
+    to lack the field."""
+    where = Location(file, *cell.anchor)
+    if not any(f.code == "merged-cells" and f.location == where for f in findings):
+        findings.append(error(
+            "merged-cells", f"cells {cell.ref} are merged: a merged cell's value belongs to "
+            f"its first row and column only, so row {row_number} has no '{name}' (nor any "
+            "other row it covers); unmerge the cells and fill in the value on every row",
+            where, card))
+    return where
+
+
+def _covered(rows: list[list[object]], ranges: Iterable[tuple[tuple[int, int],
+                                                               tuple[int, int]]]
+             ) -> list[list[object]]:
+    """``rows`` with the cells that merged ranges cover (0-based corners, first and last)
+    marked :class:`CoveredCell`; in the header row they stay empty (a merged header cell
+    names its first column only, which the header check says)."""
+    for (top, left), (bottom, right) in ranges:
+        ref = (f"{column_letter(left + 1)}{top + 1}:{column_letter(right + 1)}{bottom + 1}")
+        width = max(map(len, rows), default=0)  # (a range may name the sheet's last column)
+        for row in range(top, min(bottom, len(rows) - 1) + 1):
+            cells = rows[row]
+            for column in range(left, min(right, width - 1) + 1):
+                if (row, column) == (top, left):
+                    continue
+                cells.extend([None] * (column + 1 - len(cells)))
+                cells[column] = None if row == 0 else CoveredCell((top + 1, left + 1), ref)
+    return rows
 
 
 def _filled(cells: Sequence[object]) -> int:
@@ -324,17 +375,55 @@ def load_csv(raw: bytes, file: str, schema: TableSchema
     if problem is not None:
         return [], [problem]
     assert text is not None
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    delimiter = csv_delimiter(text)
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True, delimiter=delimiter)
     rows: list[list[str]] = []
     try:
         for row in reader:
             rows.append(row)
     except csv.Error as exc:
         line = max(reader.line_num, 1)  # the line the reader stopped on
-        return [], [error("bad-csv", f"not a readable CSV table ({exc})",
-                          Location(file, line, 1))]
+        return [], [error("bad-csv", f"row {line} cannot be read as CSV: "
+                          f"{_csv_problem(str(exc), delimiter)}", Location(file, line, 1))]
     doc, findings = rows_to_document(file, rows, schema)
     return ([doc] if doc is not None else []), findings
+
+
+#: the column separators a CSV table may use: spreadsheet programs write semicolons (or tabs)
+#: where the decimal mark is a comma
+CSV_DELIMITERS = (",", ";", "\t")
+
+
+def csv_delimiter(text: str) -> str:
+    """The column separator of a CSV table: the one that makes its header row name the 'id'
+    field (quoted or not), a comma when none does (the header check then says what is
+    wrong)."""
+    header = text.split("\n", 1)[0]
+    for delimiter in CSV_DELIMITERS:
+        try:
+            names = next(csv.reader([header], delimiter=delimiter), [])
+        except csv.Error:
+            continue
+        if "id" in (name.strip() for name in names):
+            return delimiter
+    return ","
+
+
+def _csv_problem(message: str, delimiter: str) -> str:
+    """The csv module's complaint in a table author's words."""
+    shown = {",": "a comma", ";": "a semicolon", "\t": "a tab"}[delimiter]
+    if "expected after" in message:
+        return (f"a quoted text must end where its cell does, before {shown} or the end of the "
+                "line; write a quote inside a quoted text twice (\"\")")
+    if "unexpected end of data" in message or "EOF" in message:
+        return "a quoted text is never closed: a quote (\") is missing at its end"
+    if "new-line character" in message:
+        return "a line break stands inside a cell that is not quoted; put the cell in quotes"
+    if "NUL" in message:
+        return "it holds a NUL character: save the table again as CSV UTF-8"
+    if "field larger" in message:
+        return "a cell is longer than the CSV reader takes"
+    return "the table's quoting is broken here"
 
 
 _CELL_TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?c[\s/>]")
@@ -445,9 +534,13 @@ def load_xlsx(raw: bytes, file: str, schema: TableSchema
     try:
         written_sheets = workbooks[1].worksheets if formulas else [None] * len(
             workbook.worksheets)
+        merged = xlsx_merged(raw)
         for sheet, written in zip(workbook.worksheets, written_sheets, strict=True):
             name = f"{file}[{sheet.title}]"
-            doc, problems = rows_to_document(name, _sheet_rows(sheet, written), schema)
+            rows: Iterable[list[object]] = _sheet_rows(sheet, written)
+            if merged.get(sheet.title):
+                rows = _covered(list(rows), merged[sheet.title])
+            doc, problems = rows_to_document(name, rows, schema)
             findings += problems
             if doc is not None:
                 documents.append(doc)
@@ -497,10 +590,155 @@ def _sheet_rows(sheet: Any, written: Any | None) -> Iterable[list[object]]:
         yield row
 
 
+_ODF_TABLE = "{urn:oasis:names:tc:opendocument:xmlns:table:1.0}"
+_ODF_OFFICE = "{urn:oasis:names:tc:opendocument:xmlns:office:1.0}"
+_ODF_CALCEXT = "{urn:org:documentfoundation:names:experimental:calc:xmlns:calcext:1.0}"
+_ODF_CELLS = frozenset({f"{_ODF_TABLE}table-cell", f"{_ODF_TABLE}covered-table-cell"})
+#: cells of a sheet's grid from A1 to its last value (what calamine hands over as lists)
+MAX_ODS_GRID = 2_000_000
+
+Span = tuple[tuple[int, int], tuple[int, int]]  # first and last cell, 0-based (row, column)
+
+
+class _OdsSheet(Struct):
+    """What an .ods sheet's XML says besides its values: its merged cells, its error cells,
+    and how far its values reach (repeats counted, never expanded)."""
+
+    merged: list[Span]
+    errors: dict[tuple[int, int], str]
+    cells: int = 0
+    rows: int = 0  # rows up to the last one holding a value
+    columns: int = 0  # columns up to the last one holding a value
+
+
+def _ods_sheets(content: Any) -> dict[str, _OdsSheet]:
+    """The sheets of an .ods ``content.xml`` (a binary stream), walked once as a stream: rows
+    and cells are counted with their repeats (LibreOffice ends a sheet with a million empty
+    rows written once), so nothing is ever expanded."""
+    from xml.etree.ElementTree import iterparse
+
+    sheets: dict[str, _OdsSheet] = {}
+    sheet: _OdsSheet | None = None
+    depth = row = column = 0
+    row_repeat = 1
+    for event, element in iterparse(content, events=("start", "end")):
+        tag = element.tag
+        if tag == f"{_ODF_TABLE}table":
+            depth += 1 if event == "start" else -1
+            if event == "start" and depth == 1:
+                sheet = sheets[element.get(f"{_ODF_TABLE}name", "")] = _OdsSheet([], {})
+                row = 0
+            continue
+        if depth != 1 or sheet is None:
+            continue
+        if tag == f"{_ODF_TABLE}table-row":
+            if event == "start":
+                row_repeat, column = _count(element, "number-rows-repeated"), 0
+            else:
+                row += row_repeat
+                element.clear()
+            continue
+        if event != "end" or tag not in _ODF_CELLS:
+            continue
+        repeat = _count(element, "number-columns-repeated")
+        if element.get(f"{_ODF_OFFICE}value-type") is not None or "".join(element.itertext()):
+            sheet.cells += repeat * row_repeat
+            sheet.rows = max(sheet.rows, row + row_repeat)
+            sheet.columns = max(sheet.columns, column + repeat)
+        down, across = (_count(element, "number-rows-spanned"),
+                        _count(element, "number-columns-spanned"))
+        if down > 1 or across > 1:
+            sheet.merged.append(((row, column), (row + down - 1, column + across - 1)))
+        if element.get(f"{_ODF_CALCEXT}value-type") == "error":
+            sheet.errors[(row, column)] = " ".join("".join(element.itertext()).split())
+        column += repeat
+        element.clear()
+    return sheets
+
+
+def _count(element: Any, name: str) -> int:
+    """An ODF count attribute (repeats, spans): 1 when absent or not a number."""
+    text = element.get(f"{_ODF_TABLE}{name}", "1")
+    return int(text) if text.isdigit() and len(text) < 10 else 1
+
+
+def load_ods(raw: bytes, file: str, schema: TableSchema
+             ) -> tuple[list[YamlDocument], list[Finding]]:
+    """Each sheet of an OpenDocument spreadsheet (LibreOffice's own format) is a card file.
+
+    calamine reads the cells' values; the sheets' XML is first walked once for what calamine
+    does not say (merged cells, error values, how far the values reach), so that an oversized
+    sheet is refused before any grid is built."""
+    import zipfile
+    from xml.etree.ElementTree import ParseError
+
+    from python_calamine import CalamineError, CalamineWorkbook  # (when an .ods is read)
+
+    try:
+        _, problem = _workbook_size(raw, file)
+        if problem is not None:
+            return [], [problem]
+        with zipfile.ZipFile(io.BytesIO(raw)) as archive, archive.open("content.xml") as xml:
+            if b"<!DOCTYPE" in xml.read(4096):
+                raise ValueError("a document type declaration")
+        with zipfile.ZipFile(io.BytesIO(raw)) as archive, archive.open("content.xml") as xml:
+            sheets = _ods_sheets(xml)
+        workbook = CalamineWorkbook.from_filelike(io.BytesIO(raw))
+    except (OSError, zipfile.BadZipFile, zipfile.LargeZipFile, KeyError, ValueError,
+            ParseError, CalamineError) as exc:
+        return [], [error("bad-spreadsheet", f"not a readable .ods spreadsheet "
+                          f"({type(exc).__name__})", Location(file))]
+    documents: list[YamlDocument] = []
+    findings: list[Finding] = []
+    for name in workbook.sheet_names:
+        shown = f"{file}[{name}]"
+        found = sheets.get(name, _OdsSheet([], {}))
+        if found.cells > MAX_TABLE_CELLS or found.columns > MAX_TABLE_COLUMNS or \
+                found.rows > MAX_TABLE_ROWS or found.rows * found.columns > MAX_ODS_GRID:
+            findings.append(error("table-too-large", f"this sheet's values reach row "
+                                  f"{found.rows} and column {column_letter(found.columns)} "
+                                  f"({found.cells} cells); the limits are {MAX_TABLE_ROWS} "
+                                  f"rows, {MAX_TABLE_COLUMNS} columns and {MAX_TABLE_CELLS} "
+                                  "cells", Location(shown, 1, 1)))
+            continue
+        try:
+            grid = workbook.get_sheet_by_name(name).to_python(skip_empty_area=False)
+        except CalamineError as exc:
+            findings.append(error("bad-spreadsheet", f"cannot read this sheet "
+                                  f"({type(exc).__name__})", Location(shown, 1, 1)))
+            continue
+        rows = [[None if cell == "" else cell for cell in cells] for cells in grid]
+        for (row, column), text in found.errors.items():
+            if row < len(rows) and column < len(rows[row]):
+                rows[row][column] = ErrorCell(text or "#ERROR")
+        doc, problems = rows_to_document(shown, _covered(rows, found.merged), schema)
+        findings += problems
+        if doc is not None:
+            documents.append(doc)
+    return documents, findings
+
+
+def xlsx_merged(raw: bytes) -> dict[str, list[Span]]:
+    """The merged cells of each sheet of a workbook, by sheet name (openpyxl's read-only mode
+    does not read them; calamine does). A workbook calamine cannot open merges nothing here
+    (openpyxl's reading reports it)."""
+    from python_calamine import CalamineError, CalamineWorkbook  # (when a workbook is read)
+
+    try:
+        workbook = CalamineWorkbook.from_filelike(io.BytesIO(raw))
+        return {name: [((top, left), (bottom, right)) for (top, left), (bottom, right)
+                       in workbook.get_sheet_by_name(name).merged_cell_ranges or ()]
+                for name in workbook.sheet_names}
+    except (CalamineError, ValueError, KeyError, TypeError):
+        return {}
+
+
 def load_table(raw: bytes, suffix: str, file: str, schema: TableSchema
                ) -> tuple[list[YamlDocument], list[Finding]]:
     if suffix.lower() == ".xlsx":
         with warnings.catch_warnings():  # openpyxl's remarks on a workbook ("no default
             warnings.simplefilter("ignore")  # style", unsupported extensions): not for stderr
             return load_xlsx(raw, file, schema)
+    if suffix.lower() == ".ods":
+        return load_ods(raw, file, schema)
     return load_csv(raw, file, schema)

@@ -1,9 +1,10 @@
 """Templates of a game defined in data: read from the pack's ``templates/`` and checked there.
 
 A designer's template is input like any card file, so every problem in it (bad YAML, an unknown
-element type, a colour the palette lacks, a font nobody declared, a condition that is not CEL, a
-placeholder no kind has) is a finding located in the template file, found when the pack is
-validated rather than when a sheet is half drawn.
+element type or property, a colour the palette lacks, a font nobody declared, a condition that
+is not CEL, a placeholder no kind has, rich text that is not well formed) is a finding located in
+the template file (or the template it extends), found when the pack is validated rather than
+when a sheet is half drawn.
 """
 
 from __future__ import annotations
@@ -22,11 +23,12 @@ from generator.datagame.cards import IMPLIED_FIELDS
 from generator.datagame.rules import field_values, impossible_values
 from generator.layout.engine import text_angle
 from generator.layout.icons import icon_refusals
+from generator.layout.richtext import colors_named, parse
 from generator.load.art import ArtProblem, art_info, resolve
 from generator.load.fonts import FONT_FILES
 from generator.load.packfiles import PackFolder
 from generator.load.yamldoc import YamlDocument
-from generator.model.template import PLAIN_NAME, Element, Template, TemplateError, parse_template
+from generator.model.template import PLAIN_NAME, Element, Template, TemplateError, read_template
 from generator.rules.cel import (
     MAX_COST,
     CelProblem,
@@ -46,7 +48,10 @@ _HEX = re.compile(r"#[0-9A-Fa-f]{6}")
 _MAX_COLOR_COMBINATIONS = 1000
 WIDGETS = frozenset({"set_mark"})
 FITS = frozenset({"cover", "contain", "fill"})
-PAGE_VALUES = frozenset({"id", "kind", "count", "set_mark", "set_mark_label"})
+#: values every face has besides the card's fields: ``{number}`` and ``{total}`` count the
+#: cards of its kind (generator.layout.faces.card_numbers)
+PAGE_VALUES = frozenset({"id", "kind", "count", "set_mark", "set_mark_label", "number",
+                         "total"})
 
 
 class TemplateScope(msgspec.Struct, frozen=True):
@@ -77,6 +82,12 @@ def _palette_names(scope: TemplateScope) -> str:
 
 
 def _check_color(value: object, scope: TemplateScope) -> str | None:
+    if isinstance(value, Mapping):  # a gradient (its form is the vocabulary's to check)
+        for color in value.get("linear") or ():
+            problem = _check_color(color, scope)
+            if problem:
+                return problem
+        return None
     if value is None or not isinstance(value, str):
         return None if value is None else f"colour {value!r} is not a name or #rrggbb"
     if "{" in value:
@@ -232,6 +243,10 @@ def _element_problems(element: Element, scope: TemplateScope) -> list[tuple[str,
         for prop in ("text", "label"):
             if element.get(prop) is not None:
                 problems += [(prop, p) for p in _check_text(str(element.get(prop)), scope)]
+                problems += [(prop, p) for p in markup_problems(str(element.get(prop)),
+                                                                  scope.palette)]
+    if element.type == "qr" and isinstance(element.get("data"), str):
+        problems += [("data", p) for p in _check_text(str(element.get("data")), scope)]
     if element.type == "widget" and str(element.get("widget")) not in WIDGETS:
         problems.append(("widget", f"unknown widget '{element.get('widget')}'; a game defined "
                          f"in data has: {', '.join(sorted(WIDGETS))}"))
@@ -263,9 +278,28 @@ def _element_problems(element: Element, scope: TemplateScope) -> list[tuple[str,
     return problems
 
 
+def markup_problems(text: str, palette: Mapping[str, str]) -> list[str]:
+    """What is wrong with a template text's rich text: its tags, and the colours its
+    ``<font color>`` names (the palette's or #rrggbb)."""
+    problems = list(parse(text).problems)
+    for color in colors_named(text):
+        if not is_color(color, palette) or color == "none":
+            problems.append(f"<font color=\"{color}\">: unknown colour '{color}'; the palette "
+                            f"has: {', '.join(sorted(palette))}"
+                            f"{did_you_mean(color, sorted(palette))}")
+    return problems
+
+
 def color_props(element: Element) -> list[tuple[str, object]]:
-    """(property, colour) of every colour an element paints with; a widget's is in options."""
-    found = [(prop, element.get(prop)) for prop in COLOR_PROPS if element.get(prop) is not None]
+    """(property, colour) of every colour an element paints with; a widget's is in options,
+    a gradient's are each of its colours."""
+    found: list[tuple[str, object]] = []
+    for prop in COLOR_PROPS:
+        value = element.get(prop)
+        if isinstance(value, Mapping):
+            found += [(prop, color) for color in value.get("linear") or ()]
+        elif value is not None:
+            found.append((prop, value))
     options = element.get("options")
     if element.type == "widget" and isinstance(options, Mapping) and "color" in options:
         found.append(("options.color", options["color"]))
@@ -273,13 +307,19 @@ def color_props(element: Element) -> list[tuple[str, object]]:
 
 
 def _with_fonts(template: Template, scope: TemplateScope) -> Template:
-    """Font names of the pack become the style names the renderer registers."""
+    """Font names of the pack become the style names the renderer registers; a pack's own
+    font prints rich text's bold and italic in the pack's fonts named ``<font>-bold``,
+    ``<font>-italic`` and ``<font>-bold-italic`` where it has them (else PT Sans's)."""
     elements = []
     for element in template.elements:
         font = element.get("font")
         if font is not None and str(font) in scope.fonts:
             props = dict(element.props)
             props["font"] = scope.fonts[str(font)]
+            if str(font) not in FONT_FILES:
+                props["font_variants"] = (scope.fonts[str(font)], *(
+                    scope.fonts.get(f"{font}-{variant}", variant)
+                    for variant in ("bold", "italic", "bold-italic")))
             element = msgspec.structs.replace(element, props=MappingProxyType(props))
         elements.append(element)
     return msgspec.structs.replace(template, elements=tuple(elements))
@@ -287,23 +327,20 @@ def _with_fonts(template: Template, scope: TemplateScope) -> Template:
 
 def load_data_template(path: Path, name: str, scope: TemplateScope
                        ) -> tuple[Template | None, list[Finding]]:
-    """Read and check one template of a data game."""
+    """Read and check one template of a data game (and those it extends, in its folder)."""
     folder = PackFolder(path.parent.parent)  # <pack>/templates/<name>.yaml: a pack file
-    doc, findings = folder.load_yaml(folder.file_at(path), "template")
-    if doc is None:
-        return None, findings
-    template, problems = parse_template(doc.data, scope.game, name, doc.file, doc.where)
-    findings += problems
+
+    def load(file: Path) -> tuple[YamlDocument | None, list[Finding]]:
+        return folder.load_yaml(folder.file_at(file), "template")
+
+    template, findings = read_template(path, scope.game, load=load)
     if template is None:
         return None, findings
     for element in template.elements:
         for prop, problem in _element_problems(element, scope):
-            findings.append(error("bad-template", problem, _where(doc, element, prop)))
+            findings.append(error("bad-template", problem,
+                                  element.where(prop) or Location(template.file)))
     return _with_fonts(template, scope), findings
-
-
-def _where(doc: YamlDocument, element: Element, prop: str) -> Location:
-    return doc.where(("elements", element.index, *prop.split(".")))
 
 
 def builtin_fonts() -> dict[str, str]:

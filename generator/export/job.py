@@ -26,7 +26,13 @@ from generator.export.pictures import pixels, render_pages, save_png
 from generator.export.presets import INCH, MAX_PADDING_MM, PRESETS, Preset
 from generator.model.cards import Card, CardSize
 from generator.pipeline.prepare import Prepared, prepare
-from generator.render.cardpdf import CardFrame, CardPdf, card_pdf_bytes, plain_frame
+from generator.render.cardpdf import (
+    CardFrame,
+    CardPdf,
+    card_pdf_bytes,
+    plain_frame,
+    rounded_outline,
+)
 from generator.runtime.outdir import atomic_folder
 from generator.runtime.progress import Progress
 
@@ -167,8 +173,10 @@ def write_pngs(ready: Prepared, files: list[FaceFile], dpi: int, folder: Path,
     layouts = ready.faces.layouts
     sizes = [(pixels(f.frame.page_w, dpi), pixels(f.frame.page_h, dpi)) for f in files]
     data = card_pdf_bytes(((layouts[f.key], f.frame) for f in files), "pnp export")
+    # a rounded card's corners are transparent in its picture (alpha), not white paper
+    clear = [rounded_outline(layouts[f.key], f.frame) is not None for f in files]
     result: dict[str, tuple[int, int]] = {}
-    for face_file, image in zip(files, render_pages(data, sizes), strict=True):
+    for face_file, image in zip(files, render_pages(data, sizes, clear), strict=True):
         save_png(image, folder / f"{face_file.stem}.png", dpi)
         result[face_file.stem] = image.size
         tick()

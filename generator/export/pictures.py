@@ -16,6 +16,7 @@ from PIL import Image
 
 INCH = 25.4
 WHITE = 0xFFFFFFFF
+CLEAR = 0x00000000
 
 
 def pixels(length_mm: float, dpi: int) -> int:
@@ -23,17 +24,24 @@ def pixels(length_mm: float, dpi: int) -> int:
     return max(1, round(length_mm / INCH * dpi))
 
 
-def render_pages(pdf_bytes: bytes, sizes: list[tuple[int, int]]) -> Iterator[Image.Image]:
-    """Render page i of ``pdf_bytes`` at exactly ``sizes[i]`` pixels (white paper below)."""
+def render_pages(pdf_bytes: bytes, sizes: list[tuple[int, int]],
+                 clear: list[bool] | None = None) -> Iterator[Image.Image]:
+    """Render page i of ``pdf_bytes`` at exactly ``sizes[i]`` pixels (white paper below), or
+    over nothing where ``clear[i]``: an RGBA picture whose unpainted parts (the corners a
+    rounded card is cut to) are transparent."""
     document = pdfium.PdfDocument(pdf_bytes)
     try:
         for index, (width, height) in enumerate(sizes):
             page = document[index]
-            bitmap = pdfium.PdfBitmap.new_native(width, height, pdfium_raw.FPDFBitmap_BGR)
-            pdfium_raw.FPDFBitmap_FillRect(bitmap.raw, 0, 0, width, height, WHITE)
+            transparent = clear is not None and clear[index]
+            bitmap = pdfium.PdfBitmap.new_native(
+                width, height, pdfium_raw.FPDFBitmap_BGRA if transparent
+                else pdfium_raw.FPDFBitmap_BGR)
+            pdfium_raw.FPDFBitmap_FillRect(bitmap.raw, 0, 0, width, height,
+                                           CLEAR if transparent else WHITE)
             pdfium_raw.FPDF_RenderPageBitmap(bitmap.raw, page.raw, 0, 0, width, height, 0,
                                              pdfium_raw.FPDF_ANNOT)
-            image = bitmap.to_pil().convert("RGB")
+            image = bitmap.to_pil().convert("RGBA" if transparent else "RGB")
             bitmap.close()
             page.close()
             yield image

@@ -114,7 +114,9 @@ class TtsWriter:
     def pictures(self, keys: list[FaceKey], size: CardSize) -> dict[FaceKey, Image.Image]:
         """Every face in ``keys`` rendered at trim size (TTS cards are cut cards)."""
         layouts = self.ready.faces.layouts
-        frame = plain_frame(size.width_mm, size.height_mm, 0.0)
+        # Tabletop Simulator draws its cards with rounded corners of its own: a picture cut
+        # to the pack's would show white slivers at the corners of TTS's card
+        frame = plain_frame(size.width_mm, size.height_mm, 0.0, rounded=False)
         cell = (pixels(size.width_mm, self.dpi), pixels(size.height_mm, self.dpi))
         data = card_pdf_bytes(((layouts[key], frame) for key in keys), "pnp tts")
         self.progress.extend(len(keys))

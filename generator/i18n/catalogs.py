@@ -8,7 +8,7 @@ them), so Poedit, Weblate and Crowdin work on them directly.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
@@ -17,12 +17,18 @@ import polib
 from msgspec import Struct
 
 from generator.core.location import Location
-from generator.i18n.localize import LABEL_CONTEXT, field_context, source_labels
+from generator.i18n.localize import (
+    DECK_CONTEXT,
+    LABEL_CONTEXT,
+    PACK_CONTEXT,
+    field_context,
+    source_labels,
+)
 from generator.i18n.pofiles import open_catalog_file, write_pack_catalog
 from generator.load.packfiles import PackFolder, load_user_yaml
 from generator.load.yamldoc import YamlDocument
 from generator.model.cards import Pack
-from generator.model.template import data_template_folder, template_folder
+from generator.model.template import data_template_folder, enum_labels, template_folder
 
 POT_NAME = "messages.pot"
 
@@ -77,9 +83,14 @@ def _shown(game: str) -> str:
 def label_messages(game: str) -> list[Message]:
     messages: dict[str, Message] = {}
     labels_file = f"{_shown(game)}/labels.yaml"
+    enums = enum_labels(game)
     for key, text in source_labels(game).items():
         note = f"label key {key}" if key != text else ""
-        messages.setdefault(text, Message(LABEL_CONTEXT, text, labels_file, note))
+        written = labels_file
+        if key in enums:  # an enum value's printed text, written in game.yaml's x-labels
+            where = enums[key][1]
+            written = f"{Path(where.file).name}:{where.line}"
+        messages.setdefault(text, Message(LABEL_CONTEXT, text, written, note))
     labels = source_labels(game)
     for key, template in template_labels(game):
         text = labels.get(key, key)  # a template may name a key of labels.yaml or the text itself
@@ -91,7 +102,7 @@ def label_messages(game: str) -> list[Message]:
 def label_locations(game: str) -> Mapping[str, Location]:
     """Label text -> where it is written (its key in ``labels.yaml``, else the template element
     that names it), so that a finding about a label's translation has a line to point at."""
-    found: dict[str, Location] = {}
+    found: dict[str, Location] = {text: where for text, where in enum_labels(game).values()}
     labels = source_labels(game)
     documents = sorted(template_documents(game), key=lambda item: item[0] != "labels.yaml")
     for name, doc in documents:
@@ -121,8 +132,27 @@ def card_messages(pack: Pack) -> list[Message]:
     return messages
 
 
+def name_messages(pack: Pack) -> list[Message]:
+    """The pack's name and its decks' names (``decks/*.yaml``), which a tuck box prints."""
+    where = pack.manifest.where("name")
+    messages = [Message(PACK_CONTEXT, pack.manifest.name,
+                        f"{Path(where.file).name}:{where.line}", "pack name")]
+    folder = PackFolder(pack.root)
+    for file in folder.files().files:
+        parts = file.relative.parts
+        if len(parts) != 2 or parts[0] != "decks" or file.suffix not in (".yaml", ".yml"):
+            continue
+        doc, _ = folder.load_yaml(file, "deck")
+        name = doc.data.get("name") if doc is not None and isinstance(doc.data, dict) else None
+        if isinstance(name, str) and name.strip():
+            line = doc.where(("name",)).line  # type: ignore[union-attr]
+            messages.append(Message(DECK_CONTEXT, name, f"decks/{parts[1]}:{line}",
+                                    "deck name"))
+    return messages
+
+
 def pack_messages(pack: Pack, include_labels: bool) -> list[Message]:
-    messages = card_messages(pack)
+    messages = name_messages(pack) + card_messages(pack)
     if include_labels:
         messages += label_messages(pack.manifest.game)
     return messages
@@ -256,16 +286,22 @@ def extract(pack: Pack, messages: Iterable[Message]) -> Path:
     return write_catalog(_template(pack, messages, previous), target)
 
 
-def no_locale_message(pack: Pack, locale: str) -> str:
-    """Why a locale cannot be used, and the one command that adds it."""
+def no_locale_message(pack: Pack, locale: str, expansions: Sequence[Pack] = ()) -> str:
+    """Why a locale cannot be used, and the one command that adds it (to ``pack``, the base;
+    with ``expansions``, none of the set's packs ships it)."""
     from generator.core.location import display_path
 
+    listed = "; ".join(f"{other.manifest.pack} ships: {', '.join(other.manifest.locales)}"
+                       for other in (pack, *expansions))
+    if not expansions:
+        listed = f"it ships: {', '.join(pack.manifest.locales)}"
     if language_name(locale) is None:  # a typo or stray characters ('ru\n'): no command adds it
         return (f"{shown_locale(locale)} is not a language code (use an ISO 639 code such as de, "
                 f"fr, pt_BR); pack '{pack.manifest.pack}' ships: "
                 f"{', '.join(pack.manifest.locales)}")
-    return (f"pack '{pack.manifest.pack}' has no locale '{locale}' (it ships: "
-            f"{', '.join(pack.manifest.locales)}); to translate it, run: pnp i18n update "
+    owner = (f"pack '{pack.manifest.pack}' has no locale" if not expansions else
+             "no pack of the set ships the locale")
+    return (f"{owner} '{locale}' ({listed}); to translate it, run: pnp i18n update "
             f"{display_path(pack.root)} --locale {locale} (adds '{locale}' to the locales: of "
             f"game.yaml and creates locales/{locale}.po)")
 
@@ -316,8 +352,14 @@ class LocaleStatus(Struct, frozen=True):
     missing: int
     fuzzy: int
     obsolete: int
-    #: the untranslated messages themselves (``--verbose`` lists them)
+    #: the messages without a translation that prints: missing and fuzzy (``--verbose``)
     untranslated: tuple[Message, ...] = ()
+    #: the messages with no translation at all, where their source text is written
+    missing_entries: tuple[Message, ...] = ()
+    #: the messages whose translation waits for review, where the catalog holds it
+    fuzzy_entries: tuple[Message, ...] = ()
+    #: catalog entries no current message has (removed or changed cards), where they are
+    obsolete_entries: tuple[Message, ...] = ()
 
     @property
     def missing_by_field(self) -> dict[str, int]:
@@ -334,32 +376,33 @@ class LocaleStatus(Struct, frozen=True):
 
 
 def status(pack: Pack, messages: list[Message]) -> list[LocaleStatus]:
-    """Per locale: how many of the current messages are translated, missing or fuzzy, and
-    how many catalog entries no longer match any message (obsolete)."""
-    wanted = {(m.context, m.source) for m in messages}
+    """Per locale the pack ships: which of the current messages are translated, missing or
+    fuzzy, and which catalog entries no longer match any message (obsolete), each named with
+    where it is."""
+    wanted = {(m.context, m.source): m for m in messages}
     result: list[LocaleStatus] = []
-    for locale in pack.manifest.locales:
-        if locale == pack.manifest.source_locale:
-            continue
-        path = pack.root / "locales" / f"{locale}.po"
-        entries = _existing(path) or []
-        translated = fuzzy = obsolete = 0
-        seen: set[tuple[str, str]] = set()
+    for locale in target_locales(pack):
+        shown = f"locales/{locale}.po"
+        entries = _existing(pack.root / shown) or []
+        translated = 0
+        fuzzy: list[Message] = []
+        obsolete: list[Message] = []
         done: set[tuple[str, str]] = set()
         for entry in entries:
             key = (entry.msgctxt or "", entry.msgid)
+            at = f"{shown}:{entry.linenum}"
             if entry.obsolete or key not in wanted:
-                obsolete += 1
+                obsolete.append(Message(key[0], key[1], at))
                 continue
-            seen.add(key)
             if "fuzzy" in entry.flags:
-                fuzzy += 1
-                done.add(key)
+                fuzzy.append(Message(key[0], key[1], at, wanted[key].comment))
             elif entry.msgstr:
                 translated += 1
                 done.add(key)
+        fuzzy_keys = {(m.context, m.source) for m in fuzzy}
         untranslated = tuple(m for m in messages if (m.context, m.source) not in done)
-        missing = len(wanted) - translated - fuzzy
-        result.append(LocaleStatus(locale, len(wanted), translated, missing, fuzzy, obsolete,
-                                   untranslated))
+        missing = tuple(m for m in untranslated if (m.context, m.source) not in fuzzy_keys)
+        result.append(LocaleStatus(locale, len(wanted), translated, len(missing), len(fuzzy),
+                                   len(obsolete), untranslated, missing, tuple(fuzzy),
+                                   tuple(obsolete)))
     return result

@@ -16,6 +16,7 @@ from pathlib import Path
 import yaml
 
 from generator.core.errors import UsageError
+from generator.load.parsecache import load_yaml_text
 
 
 def _by_hand(path: Path, locale: str, why: str) -> UsageError:
@@ -69,10 +70,8 @@ def add_locale(path: Path, locale: str, source_locale: str) -> None:
     edited = _edited(text, locale, source_locale)
     if edited is None:
         raise _by_hand(path, locale, "its 'locales:' is not a plain list pnp can extend")
-    try:
-        data = yaml.safe_load(edited)
-    except yaml.YAMLError:
-        data = None
+    document, _ = load_yaml_text(path.name, edited)  # pnp's one YAML loader
+    data = document.data if document is not None else None
     if not isinstance(data, dict) or locale not in (data.get("locales") or []):
         raise _by_hand(path, locale, "pnp could not add the language safely")
     handle, scratch = tempfile.mkstemp(prefix=f".{path.name}.tmp-", dir=path.parent)

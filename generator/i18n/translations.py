@@ -38,16 +38,17 @@ def _catalog(pack_root: Path, locale: str) -> Catalog:
 
 def printed_texts(card_set: CardSet, card: Card, attribute: str
                   ) -> Iterator[tuple[str | None, str]]:
-    """(locale, text) of a card field: ``None`` for the card file's own text, then each
-    translated locale of the base pack that has a translation of it."""
+    """(locale, text) of a card field: ``None`` for the card file's own text, then each locale
+    the set ships, other than the card's own language, that has a translation of it."""
     source = getattr(card, attribute, "")
     if not isinstance(source, str) or not source:
         return
     yield None, source
-    manifest = card_set.base.manifest
+    own = card_set.manifest_of(card).source_locale
     context = field_context(card.id, card.yaml_key(attribute))
-    for locale in manifest.locales:
-        if locale == manifest.source_locale:
+    for locale in dict.fromkeys(locale for pack in card_set.packs
+                                for locale in pack.manifest.locales):
+        if locale == own:
             continue
         for pack in card_set.packs:
             translated = _catalog(pack.root, locale).get((context, source))

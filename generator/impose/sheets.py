@@ -15,7 +15,7 @@ from msgspec import Struct, field
 from msgspec.structs import replace
 
 from generator.core.errors import UsageError
-from generator.layout.ops import Circle, Line, Op, Text
+from generator.layout.ops import Circle, Line, Op, Rect, Text
 from generator.load.fonts import string_width_mm
 from generator.model.cards import CardSize
 
@@ -56,6 +56,8 @@ class Grid(Struct, frozen=True, gc=False):
     gutter: float
     x0: float  # left edge of the first column's trim
     y0: float  # top edge of the first row's trim
+    #: the cards' rounded corners (mm; 0: square): their cut lines follow them
+    corner_radius_mm: float = 0.0
 
     @property
     def per_sheet(self) -> int:
@@ -106,7 +108,8 @@ def compute_grid(options: SheetOptions, card: CardSize) -> Grid:
     grid_w = cols * card.width_mm + (cols - 1) * g
     grid_h = rows * card.height_mm + (rows - 1) * g
     return Grid(cols, rows, card.width_mm, card.height_mm, g,
-                round((width - grid_w) / 2, 4), round((height - grid_h) / 2, 4))
+                round((width - grid_w) / 2, 4), round((height - grid_h) / 2, 4),
+                card.corner_radius_mm)
 
 
 class Slot(Struct, frozen=True, gc=False):
@@ -269,7 +272,13 @@ def _registration_boxes(options: SheetOptions) -> tuple[Box, ...]:
 def _cut_lines(grid: Grid, used: int | None = None) -> list[Op]:
     """Hairlines along every card edge of a front page (the original's grey cut lines, 2.1),
     over the rows that hold pieces: a sheet of 20 counters in a 14 x 21 grid is not ruled
-    like graph paper."""
+    like graph paper. Cards with rounded corners get their own outline each, corners and
+    all, around every card on the sheet."""
+    if grid.corner_radius_mm > 0:
+        count = grid.per_sheet if used is None else min(used, grid.per_sheet)
+        return [Rect(*grid.cell(index), grid.card_w, grid.card_h, stroke=CUT_COLOR,
+                     width_pt=CUT_LINE_WIDTH_PT, radius=grid.corner_radius_mm)
+                for index in range(count)]
     rows = grid.rows if used is None else max(1, min(grid.rows, -(-used // grid.cols)))
     height = rows * grid.card_h + (rows - 1) * grid.gutter
     ops: list[Op] = []

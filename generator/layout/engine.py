@@ -14,8 +14,30 @@ from pathlib import Path
 from msgspec import Struct, field
 from msgspec.structs import replace
 
-from generator.layout.ops import Image, Line, Op, Rect, Text
-from generator.layout.textfit import PT_TO_MM, FittedText, fit_text
+from generator.core.findings import did_you_mean
+from generator.layout.ops import (
+    Ellipse,
+    Fill,
+    Gradient,
+    Group,
+    Image,
+    Line,
+    Op,
+    Polygon,
+    QrCode,
+    Rect,
+    Text,
+)
+from generator.layout.richtext import Style, colors_named, has_markup, parse
+from generator.layout.textfit import (
+    PT_TO_MM,
+    FittedText,
+    Piece,
+    Variants,
+    fit_text,
+    run_style,
+    variants_of,
+)
 from generator.model.cards import Manifest
 from generator.model.template import PLAIN_NAME, Element, Template, TemplateError
 
@@ -36,7 +58,7 @@ class TextProblem(Struct, frozen=True, gc=False):
     field: str
     overflow_mm: float
     size_pt: float
-    kind: str = "overflow"  # overflow | unknown-icon
+    kind: str = "overflow"  # overflow | unknown-icon | markup | qr
     detail: str = ""
     box: Box | None = None
 
@@ -67,6 +89,9 @@ class FaceContext(Struct):
     #: colours read from card fields were checked by validation, on the card (a data game):
     #: an unknown one paints nothing here rather than being reported a second time
     checked_colors: bool = False
+    #: what a card's enum fields print as in text (a data game's ``x-labels``, translated):
+    #: a ``{field}`` in a text shows these, a colour or a file name the field's own value
+    printed: Mapping[str, str] | None = None
     #: what one run of faces (one locale, palette and bleed) has already laid out: a text
     #: element's ops by its content and colour, an element's settings read once. The same label,
     #: class or cost on thousands of cards is then fitted and positioned once (None: no memo)
@@ -104,6 +129,8 @@ class FaceLayout(Struct):
     height_mm: float = 0.0
     ops: list[Op] = field(default_factory=list)
     problems: list[TextProblem] = field(default_factory=list)
+    #: the card's rounded corners (``corner_radius_mm``): a lone card page is cut to them
+    corner_radius_mm: float = 0.0
 
 
 def substitute(text: str, values: Mapping[str, object]) -> str:
@@ -207,40 +234,115 @@ def visible(element: Element, values: Mapping[str, object],
     return not (unless is not None and condition_holds(str(unless), values, condition, memo))
 
 
+#: an underline's place below the baseline and its thickness, as shares of the font size
+UNDERLINE_DROP = 0.12
+UNDERLINE_WIDTH = 0.06
+
+
 def text_ops(fitted: FittedText, box: Box, align: str, valign: str, font: str, color: str,
-             icons: Mapping[str, IconPainter]) -> tuple[list[Op], list[str]]:
-    """Position fitted lines in the box; returns ops and the names of unknown icons."""
+             icons: Mapping[str, IconPainter], colors: Mapping[str, str] | None = None,
+             variants: Variants | None = None) -> tuple[list[Op], list[str]]:
+    """Position fitted lines in the box; returns ops and the names of unknown icons. Rich-text
+    runs print in their own ``variants`` of ``font`` and in their ``<font color>`` (a name
+    ``colors`` resolves; an unresolved one prints in ``color``), underlined runs get a line."""
     x, y, w, h = box
     size_mm = fitted.size_pt * PT_TO_MM
     block = (len(fitted.lines) - 1) * fitted.leading_mm + size_mm * ASCENT if fitted.lines else 0
     top = {"top": y, "middle": y + (h - block) / 2, "bottom": y + h - block}.get(valign, y)
     ops: list[Op] = []
     unknown: list[str] = []
+    variants = variants or variants_of(font)
+
+    def paint(style: Style | None) -> str:
+        if style is None or style.color is None:
+            return color
+        if style.color.startswith("#"):
+            return style.color
+        return (colors or {}).get(style.color, color)
+
     for index, line in enumerate(fitted.lines):
         baseline = top + size_mm * ASCENT + index * fitted.leading_mm
         start = {"left": x, "center": x + (w - line.width_mm) / 2,
                  "right": x + w - line.width_mm}.get(align, x)
-        cursor = start
-        pending = ""
-        pending_x = cursor
-        for piece in line.pieces:
-            if piece.icon is None:
-                if not pending:
-                    pending_x = cursor
-                pending += piece.text
-            else:
-                if pending:
-                    ops.append(Text(pending_x, baseline, pending, font, fitted.size_pt, color))
-                    pending = ""
-                painter = icons.get(piece.icon)
-                if painter is None:
-                    unknown.append(piece.icon)
-                else:
-                    ops.extend(painter(cursor, baseline, size_mm, color))
-            cursor += piece.width_mm
-        if pending:
-            ops.append(Text(pending_x, baseline, pending, font, fitted.size_pt, color))
+        _line_ops(line.pieces, start, baseline, fitted.size_pt, font, variants, paint, icons,
+                  ops, unknown)
     return ops, unknown
+
+
+def _line_ops(pieces: tuple[Piece, ...], start: float, baseline: float, size_pt: float,
+              font: str, variants: Variants, paint: Callable[[Style | None], str],
+              icons: Mapping[str, IconPainter], ops: list[Op], unknown: list[str]) -> None:
+    """One line's ops: runs of one style as one text each, icons, underlines."""
+    size_mm = size_pt * PT_TO_MM
+    cursor = start
+    pending = ""
+    pending_x = cursor
+    pending_style: Style | None = None
+    under: tuple[float, str] | None = None  # an underline's start and colour
+    drop = baseline + size_mm * UNDERLINE_DROP
+    thickness = round(size_pt * UNDERLINE_WIDTH, 3)
+    for piece in pieces:
+        style = piece.style
+        underlined = style is not None and style.underline
+        if under is not None and (not underlined or paint(style) != under[1]):
+            ops.append(Line(under[0], drop, cursor, drop, under[1], thickness))
+            under = None
+        if underlined and under is None:
+            under = (cursor, paint(style))
+        if piece.icon is None:
+            if pending and style != pending_style:
+                ops.append(_run(pending_x, baseline, pending, pending_style, size_pt, font,
+                                variants, paint))
+                pending = ""
+            if not pending:
+                pending_x = cursor
+                pending_style = style
+            pending += piece.text
+        else:
+            if pending:
+                ops.append(_run(pending_x, baseline, pending, pending_style, size_pt, font,
+                                variants, paint))
+                pending = ""
+            painter = icons.get(piece.icon)
+            if painter is None:
+                unknown.append(piece.icon)
+            else:
+                ops.extend(painter(cursor, baseline, size_mm, paint(style)))
+        cursor += piece.width_mm
+    if pending:
+        ops.append(_run(pending_x, baseline, pending, pending_style, size_pt, font, variants,
+                        paint))
+    if under is not None:
+        ops.append(Line(under[0], drop, cursor, drop, under[1], thickness))
+
+
+def _run(x: float, baseline: float, text: str, style: Style | None, size_pt: float, font: str,
+         variants: Variants, paint: Callable[[Style | None], str]) -> Text:
+    """A run of one style as a text op (a plain run in the element's own font and colour)."""
+    return Text(x, baseline, text, font if style is None else run_style(variants, style),
+                size_pt, paint(style))
+
+
+def markup_problems(text: str, ctx: FaceContext) -> tuple[list[str], dict[str, str]]:
+    """What is wrong with a text's rich-text markup, and the colours its ``<font color>``
+    tags name that the palette knows (name -> #rrggbb)."""
+    if not has_markup(text):
+        return [], {}
+    problems = list(parse(text).problems)
+    colors: dict[str, str] = {}
+    for name in colors_named(text):
+        if name.startswith("#"):
+            if len(name) != 7 or any(c not in "0123456789abcdefABCDEF" for c in name[1:]):
+                problems.append(f"<font color=\"{name}\">: a colour is a palette name or "
+                                "#rrggbb")
+            continue
+        if name in ctx.palette:
+            colors[name] = ctx.palette[name]
+        else:
+            problems.append(f"<font color=\"{name}\">: unknown colour '{name}'; the palette "
+                            f"has: {', '.join(sorted(ctx.palette))}"
+                            f"{did_you_mean(name, sorted(ctx.palette))}")
+    return problems, colors
 
 
 #: entries a run's memo holds before it starts afresh (a 50,000-card run keeps bounded memory)
@@ -274,6 +376,8 @@ class _TextSpec(Struct, frozen=True, gc=False):
     align: str
     valign: str
     color: object
+    #: the styles rich-text runs print in (regular, bold, italic, bold italic)
+    variants: Variants
 
 
 def _text_spec(element: Element) -> _TextSpec:
@@ -293,7 +397,9 @@ def _text_spec(element: Element) -> _TextSpec:
         field_name=str(props.get("field") or (single.group(1) if single else
                                               props.get("label", "text"))),
         align=str(props.get("align", "left")), valign=str(props.get("valign", "top")),
-        color=props.get("color", "ink"))
+        color=props.get("color", "ink"),
+        variants=tuple(props["font_variants"]) if "font_variants" in props  # type: ignore
+        else variants_of(str(props.get("font", "regular"))))
 
 
 def _text_element(element: Element, values: Mapping[str, object], ctx: FaceContext,
@@ -304,6 +410,8 @@ def _text_element(element: Element, values: Mapping[str, object], ctx: FaceConte
         spec = _text_spec(element)
         remember(memo, id(element), spec)
     assert isinstance(spec, _TextSpec)
+    if ctx.printed:
+        values = {**values, **ctx.printed}
     if spec.label is not None:
         content = ctx.label(spec.label)
     elif spec.only_field is not None:  # as substitute: None prints nothing, absent stays
@@ -331,13 +439,17 @@ def _text_result(spec: _TextSpec, element_box: Box, content: str, color: str,
     """A text's ops and problems: a pure function of the element, its content and colour (and
     the run's locale and icons), which is what lets a run of faces remember it."""
     fitted = fit_text(content, spec.box[2], spec.box[3], spec.font, spec.size, spec.min_size,
-                      ctx.locale if spec.hyphenate else None)
+                      ctx.locale if spec.hyphenate else None,
+                      spec.variants if spec.variants != variants_of(spec.font) else None)
     problems: list[TextProblem] = []
     if not fitted.fits:
         problems.append(TextProblem(spec.field_name, fitted.overflow_mm, fitted.size_pt,
                                     box=element_box))
+    marked, colors = markup_problems(content, ctx)
+    problems += [TextProblem(spec.field_name, 0.0, fitted.size_pt, "markup", problem,
+                             box=element_box) for problem in marked]
     ops, unknown = text_ops(fitted, spec.box, spec.align, spec.valign, spec.font, color,
-                            ctx.icons)
+                            ctx.icons, colors, spec.variants)
     if spec.angle:
         ops = [turned(op, element_box, spec.angle) for op in ops]
     for name in unknown:
@@ -371,6 +483,9 @@ def turned(op: Op, box: Box, angle: int) -> Op:
     if isinstance(op, Image):  # an inline icon turns about its bottom-left corner
         px, py = place(op.x, op.y + op.h)
         return replace(op, x=px, y=py - op.h, angle=float(angle))
+    if isinstance(op, Line):  # an underline
+        (x1, y1), (x2, y2) = place(op.x1, op.y1), place(op.x2, op.y2)
+        return replace(op, x1=x1, y1=y1, x2=x2, y2=y2)
     raise TemplateError(f"a turned text cannot hold this inline icon ({type(op).__name__}); "
                         "icons drawn from SVG files turn with their text")
 
@@ -393,20 +508,63 @@ def _bleed_box(box: Box, bleed: object, amount: float) -> Box:
     return x, y, w, h
 
 
-def _rect_element(element: Element, values: Mapping[str, object], ctx: FaceContext,
-                  layout: FaceLayout) -> None:
+def fill_of(raw: object, ctx: FaceContext, values: Mapping[str, object],
+            span: Box | None = None) -> Fill:
+    """A ``fill``: a colour, or a gradient ``{linear: [A, B], angle: DEG}`` of colours laid
+    across ``span`` (the element's box)."""
+    if isinstance(raw, Mapping):
+        colors = tuple(ctx.color(c, values) or "#ffffff" for c in raw.get("linear") or ())
+        return Gradient(colors, float(raw.get("angle", 0)), span)  # type: ignore[arg-type]
+    return ctx.color(raw, values)
+
+
+def _shape_element(element: Element, values: Mapping[str, object], ctx: FaceContext,
+                   layout: FaceLayout) -> None:
+    """A rect, ellipse or polygon: filled (a colour or a gradient) and stroked."""
     props = element.props
-    fill = ctx.color(props.get("fill"), values)
+    fill = fill_of(props.get("fill"), ctx, values,
+                   None if element.type == "polygon" else element.box)
     stroke = ctx.color(props.get("stroke"), values)
     key = (id(element), fill, stroke)
-    rect = ctx.memo.get(key) if ctx.memo is not None else None
-    if rect is None:
-        x, y, w, h = _bleed_box(element.box, props.get("bleed"), ctx.bleed_mm)
-        rect = Rect(x, y, w, h, fill=fill, stroke=stroke,
-                    width_pt=float(props.get("stroke_width", 0.5)),  # type: ignore[arg-type]
-                    radius=float(props.get("radius", 0.0)))  # type: ignore[arg-type]
-        remember(ctx.memo, key, rect)
-    layout.ops.append(rect)  # type: ignore[arg-type]
+    shape = ctx.memo.get(key) if ctx.memo is not None else None
+    if shape is None:
+        width = float(props.get("stroke_width", 0.5))  # type: ignore[arg-type]
+        if element.type == "polygon":
+            points = tuple((float(px), float(py)) for px, py in props["points"])  # type: ignore
+            shape = Polygon(points, fill=fill, stroke=stroke, width_pt=width)
+        else:
+            x, y, w, h = _bleed_box(element.box, props.get("bleed"), ctx.bleed_mm)
+            if element.type == "ellipse":
+                shape = Ellipse(x, y, w, h, fill=fill, stroke=stroke, width_pt=width)
+            else:
+                shape = Rect(x, y, w, h, fill=fill, stroke=stroke, width_pt=width,
+                             radius=float(props.get("radius", 0.0)))  # type: ignore[arg-type]
+        remember(ctx.memo, key, shape)
+    layout.ops.append(shape)  # type: ignore[arg-type]
+
+
+#: bytes a QR code holds at most here (level M holds 2,331; a code that full needs a large
+#: card to be read)
+QR_MAX_BYTES = 2000
+
+
+def _qr_element(element: Element, values: Mapping[str, object], ctx: FaceContext,
+                layout: FaceLayout) -> None:
+    """A QR code of ``data`` (placeholders filled); nothing when it comes out empty."""
+    raw = str(element.get("data", ""))
+    data = substitute(raw, values)
+    if not data:
+        return
+    if len(data.encode("utf-8")) > QR_MAX_BYTES:
+        single = _VALUE.fullmatch(raw)  # the card field it comes from, where there is one
+        layout.problems.append(TextProblem(
+            single.group(1) if single else "data", 0.0, 0.0, "qr", f"a QR code holds at most "
+            f"{QR_MAX_BYTES} bytes; this data has {len(data.encode('utf-8'))}",
+            box=element.box))
+        return
+    x, y, size, _ = element.box
+    layout.ops.append(QrCode(x, y, size, data,
+                             ctx.color(element.get("color", "#000000"), values) or "#000000"))
 
 
 def art_roots(src: str, game_root: Path, card_root: Path | None) -> tuple[Path, ...]:
@@ -439,8 +597,11 @@ def _image_element(element: Element, values: Mapping[str, object], ctx: FaceCont
         colors = element.get("colors") or {}
         recolor = tuple(sorted((str(source).lower(), ctx.color(target, values) or "#000000")
                                for source, target in dict(colors).items()))
+        mask = str(element.get("mask", ""))
+        radius = float(element.get("radius", min(clip[2], clip[3]) / 8)) \
+            if mask == "rounded" else 0.0  # type: ignore[arg-type]
         op = Image(x, y, w, h, str(info.path), info.vector, clip, tint,
-                   recolor=recolor if info.vector else ())
+                   recolor=recolor if info.vector else (), mask=mask, mask_radius=radius)
         if not painted:  # its colours name no field: the same op for every face of the run
             remember(ctx.memo, (key, Image), op)
     layout.ops.append(op)  # type: ignore[arg-type]
@@ -524,10 +685,25 @@ def _draw_element(element: Element, values: Mapping[str, object], ctx: FaceConte
                   layout: FaceLayout, template: Template) -> None:
     if not visible(element, values, ctx.condition, ctx.memo):
         return
+    opacity = element.get("opacity")
+    if opacity is None or float(opacity) >= 1:  # type: ignore[arg-type]
+        _draw_kind(element, values, ctx, layout, template)
+        return
+    inner = FaceLayout()  # drawn as one group, so that overlapping parts do not add up
+    _draw_kind(element, values, ctx, inner, template)
+    if inner.ops:
+        layout.ops.append(Group(tuple(inner.ops), float(opacity)))  # type: ignore[arg-type]
+    layout.problems.extend(inner.problems)
+
+
+def _draw_kind(element: Element, values: Mapping[str, object], ctx: FaceContext,
+               layout: FaceLayout, template: Template) -> None:
     if element.type == "image":
         _image_element(element, values, ctx, layout)
-    elif element.type == "rect":
-        _rect_element(element, values, ctx, layout)
+    elif element.type in ("rect", "ellipse", "polygon"):
+        _shape_element(element, values, ctx, layout)
+    elif element.type == "qr":
+        _qr_element(element, values, ctx, layout)
     elif element.type == "line":
         x, y, w, h = element.box
         layout.ops.append(Line(x, y, x + w, y + h, ctx.color(element.get("stroke", "ink"), values),

@@ -45,7 +45,20 @@ from typing import TYPE_CHECKING
 from generator.cache.buildcache import _content_hash, _files
 from generator.cache.usercache import key_recipe, output_cache_folder, read_entry, write_entry
 from generator.layout.engine import FaceLayout, TextProblem
-from generator.layout.ops import Arc, Circle, Image, Line, Polygon, Rect, Text
+from generator.layout.ops import (
+    Arc,
+    Circle,
+    Ellipse,
+    Gradient,
+    Group,
+    Image,
+    Line,
+    Polygon,
+    QrCode,
+    Rect,
+    Text,
+)
+from generator.layout.richtext import Style
 from generator.load.packfiles import PackFolder, card_files
 
 if TYPE_CHECKING:
@@ -54,7 +67,8 @@ if TYPE_CHECKING:
     from generator.model.game import Game
 
 FACES_FOLDER = "faces"
-_MAGIC = b"pnp-faces 2\n"
+#: 3: a face's entry holds five values (its corner radius since the card-design vocabulary)
+_MAGIC = b"pnp-faces 3\n"
 _KEY_BYTES = 32
 #: marshal's format 2 writes plain data exactly (types and values, floats in binary) and
 #: nothing else: no references between objects (format 3 on), so equal values give equal
@@ -63,10 +77,11 @@ _MARSHAL_VERSION = 2
 
 #: what a cache file may build: the layout's op classes and text problems, nothing else
 _ALLOWED = {(cls.__module__, cls.__qualname__): cls
-            for cls in (Rect, Polygon, Circle, Arc, Line, Text, Image, TextProblem)}
+            for cls in (Rect, Polygon, Ellipse, Circle, Arc, Line, Text, Image, QrCode, Group,
+                        Gradient, Style, TextProblem)}
 
-#: a face as kept: width, height, ops and problems (a FaceLayout's fields)
-Entry = tuple[float, float, list, list]
+#: a face as kept: width, height, ops, problems and corner radius (a FaceLayout's fields)
+Entry = tuple[float, float, list, list, float]
 
 
 def inputs_key(packs: Iterable[tuple[Path, Collection[str]]], options: Mapping[str, object],
@@ -134,8 +149,8 @@ class FaceCache:
         entry = self.known.get(digest) if digest is not None else None
         if entry is None:
             return None
-        width, height, ops, problems = entry
-        return FaceLayout(width, height, list(ops), list(problems))
+        width, height, ops, problems, radius = entry
+        return FaceLayout(width, height, list(ops), list(problems), radius)
 
 
 class KeptFaces:
@@ -171,7 +186,8 @@ class KeptFaces:
 
 def _entries(layouts: Mapping[object, FaceLayout], digests: Mapping[object, bytes]
              ) -> dict[bytes, Entry]:
-    return {digest: (layout.width_mm, layout.height_mm, layout.ops, layout.problems)
+    return {digest: (layout.width_mm, layout.height_mm, layout.ops, layout.problems,
+                     layout.corner_radius_mm)
             for face, digest in digests.items()
             if (layout := layouts.get(face)) is not None}
 
@@ -195,7 +211,7 @@ def load(path: Path, key: bytes) -> FaceCache:
         except Exception:  # a damaged body that still matched its checksum: not ours
             value = None
         if isinstance(value, dict) and all(
-                isinstance(k, bytes) and isinstance(v, tuple) and len(v) == 4
+                isinstance(k, bytes) and isinstance(v, tuple) and len(v) == 5
                 for k, v in value.items()):
             known = value
     return FaceCache(key, known)

@@ -6,7 +6,7 @@ faces are keyed by template and card, so the renderer can place one PDF form per
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from msgspec import Struct
@@ -59,7 +59,9 @@ def _report(layout: FaceLayout, card: Card, localizer: Localizer, side: str,
     templates already (pnp validate, without a locale), so they are not reported twice."""
     findings = result.findings
     for problem in layout.problems:
-        location = card.source.of(problem.field)
+        # a translated text that does not fit is fixed in the catalog: the finding points there
+        what, translated_at = localizer.printed_from(card, problem.field)
+        location = translated_at or card.source.of(problem.field)
         # a label (or a field printed as a translated label, like an action's category) fails
         # alike on every card that shows it: one finding, counting the other cards
         if problem.field not in card.source.fields:
@@ -69,20 +71,50 @@ def _report(layout: FaceLayout, card: Card, localizer: Localizer, side: str,
                     round(problem.overflow_mm, 1), problem.size_pt)
         if problem.kind == "unknown-icon" and icons_checked:
             continue  # no finding here, so nothing to count repeats on
+        if problem.kind in ("markup", "qr"):
+            once = (side, problem.field, problem.kind, problem.detail)
         if once in result.reported:
             result.reported[once][1] += 1
             continue
         result.reported[once] = [len(findings), 0]
         if problem.kind == "unknown-icon":
-            findings.append(error("unknown-icon", f"'{{{problem.detail}}}' in {problem.field} "
+            findings.append(error("unknown-icon", f"'{{{problem.detail}}}' in {what} "
                                   "is not an icon this game draws", location, card.id,
                                   localizer.locale))
+            continue
+        if problem.kind == "markup":
+            findings.append(error("bad-markup", f"{side} {problem.field}: {problem.detail}",
+                                  location, card.id, localizer.locale))
+            continue
+        if problem.kind == "qr":
+            findings.append(error("qr-too-long", f"{side} QR code: {problem.detail}",
+                                  location, card.id, localizer.locale))
             continue
         # cut-off text must not print unnoticed: an error unless the user allows it
         findings.append((warning if allow_overflow else error)(
             "text-overflow",
-            f"{side} {problem.field} does not fit even at {problem.size_pt:g} pt: "
+            f"{side} {what} does not fit even at {problem.size_pt:g} pt: "
             f"{problem.overflow_mm:.1f} mm too long", location, card.id, localizer.locale))
+
+
+def card_numbers(cards: Sequence[Card], chosen: Collection[str] | None = None
+                 ) -> dict[str, tuple[int, int]]:
+    """``{number}`` and ``{total}`` of each card: its 1-based place among the cards of its kind
+    in file order (base pack, then each expansion), and how many distinct cards that kind has.
+    With ``chosen`` (the cards of a deck) only those are counted, still in file order, so a
+    deck numbers its cards the same whatever order its file lists them in; a card left out
+    of the deck (laid out, never printed) is number 0."""
+    per_kind: dict[str, list[str]] = {}
+    for card in cards:
+        if chosen is None or card.id in chosen:
+            per_kind.setdefault(card.kind, []).append(card.id)
+    numbers = {card_id: (index, len(ids)) for ids in per_kind.values()
+               for index, card_id in enumerate(ids, start=1)}
+    if chosen is not None:
+        for card in cards:
+            if card.id not in numbers:
+                numbers[card.id] = (0, len(per_kind.get(card.kind, ())))
+    return numbers
 
 
 def lay_out_cards(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm: float,
@@ -91,18 +123,22 @@ def lay_out_cards(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm:
                   allow_overflow: bool = False, cards: Sequence[Card] | None = None,
                   count_repeats: bool = True,
                   laid_out_elsewhere: Collection[FaceKey] = (),
-                  cache: FaceCache | None = None) -> CardFaces:
+                  cache: FaceCache | None = None,
+                  numbers: Mapping[str, tuple[int, int]] | None = None) -> CardFaces:
     """Lay out the front and back of every card of ``card_set`` (or of ``cards``, a part of it)
     in ``localizer``'s locale; ``on_card`` is called after each card (a progress bar counts
     them). A text that does not fit is an error finding, a warning with ``allow_overflow``.
     Findings repeated on several faces are counted in the first one's message unless
     ``count_repeats`` is False (a part whose counts are added to another's); faces in
     ``laid_out_elsewhere`` (shared faces another part lays out) are only named. With
-    ``cache``, a face it keeps under the face's digest is taken from it, not laid out."""
+    ``cache``, a face it keeps under the face's digest is taken from it, not laid out.
+    ``numbers``: each card's ``{number}`` and ``{total}`` (default: :func:`card_numbers` of
+    the whole set)."""
     with collector_paused():  # thousands of faces, no cycles (see generator.runtime.gcpause)
         result = _lay_out(card_set, game, localizer, bleed_mm, ink_saver, on_card,
                           allow_overflow, card_set.cards if cards is None else cards,
-                          laid_out_elsewhere, cache)
+                          laid_out_elsewhere, cache,
+                          card_numbers(card_set.cards) if numbers is None else numbers)
     if count_repeats:
         _count_repeats(result)
     return result
@@ -111,7 +147,7 @@ def lay_out_cards(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm:
 def _lay_out(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm: float,
              ink_saver: bool, on_card: Callable[[], None] | None, allow_overflow: bool,
              cards: Sequence[Card], laid_out_elsewhere: Collection[FaceKey],
-             cache: FaceCache | None) -> CardFaces:
+             cache: FaceCache | None, numbers: Mapping[str, tuple[int, int]]) -> CardFaces:
     assert game.faces is not None
     palette = game.palette("ink_saver" if ink_saver else "normal")
     widgets = {"set_mark": set_mark_widget, **game.faces.widgets}
@@ -121,6 +157,7 @@ def _lay_out(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm: floa
     memo: dict[object, object] = {}  # what the faces of this run share (see FaceContext.memo)
     templates: dict[str, object] = {}
     pack_index = {id(pack): index for index, pack in enumerate(card_set.packs)}
+    default_size = card_set.base.manifest.card_size
     for card in cards:
         values: dict[str, object] | None = None
         pack = card_set.pack_of(card)
@@ -136,7 +173,9 @@ def _lay_out(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm: floa
             if key in result.layouts or key in laid_out_elsewhere:
                 continue
             if values is None:
-                values = {**game.faces.values(card, localizer.field, localizer.label),
+                number, total = numbers.get(card.id, (0, 0))
+                values = {"number": number, "total": total,
+                          **game.faces.values(card, localizer.field, localizer.label),
                           "set_mark": manifest.set_mark,
                           "set_mark_label": manifest.set_mark_label}
             if cache is not None:
@@ -166,6 +205,7 @@ def _lay_out(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm: floa
                                              localizer.locale))
                 layout = FaceLayout(template.width_mm, template.height_mm)
                 result.digests.pop(key, None)  # (a face that failed is never kept)
+            layout.corner_radius_mm = game.size_of(card, default_size).corner_radius_mm
             result.layouts[key] = layout
             _report(layout, card, localizer, side, result, allow_overflow,
                     game.art_checked_on_load)
@@ -222,14 +262,16 @@ class PendingLayout:
                  keep_layouts: bool = True, ink_saver: bool = False,
                  on_card: Callable[[], None] | None = None, allow_overflow: bool = False,
                  child_share: float = 0.5, cache: FaceCache | None = None,
-                 begun_early: bool = False) -> None:
+                 begun_early: bool = False,
+                 numbers: Mapping[str, tuple[int, int]] | None = None) -> None:
         cards = card_set.cards
+        numbers = card_numbers(cards) if numbers is None else numbers
 
         def part(chosen: Sequence[Card], elsewhere: Collection[FaceKey] = (),
                  advance: Callable[[], None] | None = None) -> CardFaces:
             faces = lay_out_cards(card_set, game, localizer, bleed_mm, ink_saver, advance,
                                   allow_overflow, chosen, count_repeats=False,
-                                  laid_out_elsewhere=elsewhere, cache=cache)
+                                  laid_out_elsewhere=elsewhere, cache=cache, numbers=numbers)
             if not keep_layouts:
                 faces.layouts.clear()  # nothing but the findings travels back
                 faces.digests.clear()

@@ -7,9 +7,25 @@ renderer knows PDF points and PDF's upward y axis.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+
 from msgspec import Struct
 
 Color = str | None  # "#rrggbb" or None for "no paint"
+
+
+class Gradient(Struct, frozen=True, gc=False):
+    """A linear gradient through ``colors`` ("#rrggbb", evenly spaced) across ``span`` (x, y,
+    w, h in mm: the element's own box, so that its bleed continues the end colours and every
+    bleed prints the same gradient on the card), or across the shape it fills; ``angle`` in
+    degrees: 0 runs left to right, 90 top to bottom."""
+
+    colors: tuple[str, ...]
+    angle: float = 0.0
+    span: tuple[float, float, float, float] | None = None
+
+
+Fill = str | Gradient | None
 
 # Ops are msgspec Structs, not dataclasses: a class costs microseconds to define instead of a
 # millisecond (dataclasses compile each generated method at import: a tenth of a small build
@@ -23,7 +39,7 @@ class Rect(Struct, frozen=True, gc=False):
     y: float
     w: float
     h: float
-    fill: Color = None
+    fill: Fill = None
     stroke: Color = None
     width_pt: float = 0.5
     radius: float = 0.0
@@ -32,7 +48,7 @@ class Rect(Struct, frozen=True, gc=False):
 
 class Polygon(Struct, frozen=True, gc=False):
     points: tuple[tuple[float, float], ...]
-    fill: Color = None
+    fill: Fill = None
     stroke: Color = None
     width_pt: float = 0.5
     closed: bool = True
@@ -43,6 +59,18 @@ class Circle(Struct, frozen=True, gc=False):
     cy: float
     r: float
     fill: Color = None
+    stroke: Color = None
+    width_pt: float = 0.5
+
+
+class Ellipse(Struct, frozen=True, gc=False):
+    """The ellipse inscribed in the box (x, y, w, h)."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    fill: Fill = None
     stroke: Color = None
     width_pt: float = 0.5
 
@@ -103,6 +131,39 @@ class Image(Struct, frozen=True, gc=False):
     angle: float = 0.0
     #: the SVG's own colours repainted: ("#rrggbb" in the file, "#rrggbb" printed) pairs
     recolor: tuple[tuple[str, str], ...] = ()
+    #: the shape the art shows through, inside its clip box: "" (the box), "rounded" (corners
+    #: of ``mask_radius`` mm) or "ellipse"
+    mask: str = ""
+    mask_radius: float = 0.0
 
 
-Op = Rect | Polygon | Circle | Arc | Line | Text | Image
+class QrCode(Struct, frozen=True, gc=False):
+    """A QR code holding ``data`` in the square (x, y, size, size), quiet zone included (the
+    four modules of white a reader needs are part of the square, left unpainted)."""
+
+    x: float
+    y: float
+    size: float
+    data: str
+    color: str = "#000000"
+
+
+class Group(Struct, frozen=True, gc=False):
+    """Ops drawn together at ``opacity`` (0..1): the PDF's own transparency (an ExtGState),
+    so what lies below shows through as it will in print."""
+
+    ops: tuple[Op, ...]
+    opacity: float = 1.0
+
+
+Op = Rect | Polygon | Ellipse | Circle | Arc | Line | Text | Image | QrCode | Group
+
+
+def flat_ops(ops: Iterable[Op]) -> Iterator[Op]:
+    """Every op, those inside a group (an element drawn with opacity) included: what looks for
+    art files, texts or shapes in a face must see them too."""
+    for op in ops:
+        if isinstance(op, Group):
+            yield from flat_ops(op.ops)
+        else:
+            yield op

@@ -4,6 +4,10 @@ We break lines ourselves rather than through ReportLab's Paragraph because card 
 with inline vector icons (``{gun-5in}``) that must sit on the baseline at text size, and because
 the overflow finding needs an exact figure in millimetres. Widths come from the embedded font's
 own metrics, hyphenation points from pyphen's per-language dictionaries.
+
+Rich text (generator.layout.richtext) is measured as it prints: each run in its own font (a
+bold word is wider), a word whose style changes in its middle is one word, and it hyphenates
+across the change. A text without markup takes the plain path, as before rich text existed.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from msgspec import Struct
 
+from generator.layout.richtext import Markup, Style, has_markup, parse
 from generator.load.fonts import string_width_mm
 
 if TYPE_CHECKING:
@@ -37,12 +42,41 @@ LINEAR_SIZES = 24
 _TOKEN = re.compile(r"\{([a-z0-9][a-z0-9-]*)\}|(\S+?)(?=\{[a-z0-9][a-z0-9-]*\}|\s|$)|(\s+)")
 
 
+#: the font styles of a text's runs: (regular, bold, italic, bold italic)
+Variants = tuple[str, str, str, str]
+#: the bold, italic and bold-italic styles of each built-in style; a style without an italic
+#: (PT Sans Narrow has none) takes PT Sans Italic, the nearest drawn italic
+BUILTIN_VARIANTS: dict[str, Variants] = {
+    "regular": ("regular", "bold", "italic", "bold-italic"),
+    "bold": ("bold", "bold", "bold-italic", "bold-italic"),
+    "italic": ("italic", "bold-italic", "italic", "bold-italic"),
+    "bold-italic": ("bold-italic", "bold-italic", "bold-italic", "bold-italic"),
+    "narrow": ("narrow", "narrow-bold", "italic", "bold-italic"),
+    "narrow-bold": ("narrow-bold", "narrow-bold", "bold-italic", "bold-italic"),
+}
+
+
+def variants_of(style: str) -> Variants:
+    """The styles ``<b>`` and ``<i>`` turn ``style`` into (a pack's own font without declared
+    variants: PT Sans Bold and Italic)."""
+    return BUILTIN_VARIANTS.get(style) or (style, "bold", "italic", "bold-italic")
+
+
+def run_style(variants: Variants, style: Style | None) -> str:
+    """The font style a run prints in."""
+    if style is None:
+        return variants[0]
+    return variants[(1 if style.bold else 0) + (2 if style.italic else 0)]
+
+
 class Piece(Struct, frozen=True, gc=False):
-    """A word fragment or an inline icon, with its width at the line's size."""
+    """A word fragment or an inline icon, with its width at the line's size (and its rich-text
+    style: None where no tag applies)."""
 
     text: str
     icon: str | None
     width_mm: float
+    style: Style | None = None
 
 
 class Line(Struct, frozen=True, gc=False):
@@ -83,15 +117,19 @@ class _Breaks(Struct, frozen=True, gc=False):
         return position - self.shift, data
 
 
-class _Word(Struct, frozen=True, gc=False):
-    """A run of pieces with no space inside (a word, possibly glued to icons or punctuation)."""
+Part = tuple[str, str | None, Style | None]  # (text, icon, style)
 
-    parts: tuple[tuple[str, str | None], ...]  # (text, icon) pairs
+
+class _Word(Struct, frozen=True, gc=False):
+    """A run of pieces with no space inside (a word, possibly glued to icons or punctuation,
+    possibly changing style in its middle)."""
+
+    parts: tuple[Part, ...]
     breaks: _Breaks | None = None  # a plain word's hyphenation points, once looked up
 
     @property
     def plain(self) -> str:
-        return "".join(text for text, icon in self.parts if icon is None)
+        return "".join(text for text, icon, _ in self.parts if icon is None)
 
 
 def split_words(text: str) -> list[_Word | None]:
@@ -104,11 +142,45 @@ def split_words(text: str) -> list[_Word | None]:
             parts: list[tuple[str, str | None]] = []
             for match in _TOKEN.finditer(chunk):
                 if match.group(1):
-                    parts.append(("", match.group(1)))
+                    parts.append(("", match.group(1), None))
                 elif match.group(2):
-                    parts.append((match.group(2), None))
+                    parts.append((match.group(2), None, None))
             if parts:
                 result.append(_Word(tuple(parts)))
+    return result
+
+
+_SPACES = re.compile(r"(\s+)")
+_ICON_OR_TEXT = re.compile(r"\{([a-z0-9][a-z0-9-]*)\}|((?:(?!\{[a-z0-9][a-z0-9-]*\}).)+)")
+
+
+def styled_words(markup: Markup) -> list[_Word | None]:
+    """Words and line breaks of a rich text: as :func:`split_words`, where a word may hold
+    runs of several styles (``<b>Gun</b>boat`` is one word, in two fonts)."""
+    result: list[_Word | None] = []
+    parts: list[Part] = []
+
+    def flush() -> None:
+        if parts:
+            result.append(_Word(tuple(parts)))
+            parts.clear()
+
+    for text, style in markup.segments:
+        for chunk in _SPACES.split(text):
+            if not chunk:
+                continue
+            if chunk.isspace():
+                flush()
+                result.extend([None] * chunk.count("\n"))
+                continue
+            for match in _ICON_OR_TEXT.finditer(chunk):
+                if match.group(1):
+                    parts.append(("", match.group(1), style))
+                elif parts and parts[-1][1] is None and parts[-1][2] == style:
+                    parts[-1] = (parts[-1][0] + match.group(2), None, style)
+                else:
+                    parts.append((match.group(2), None, style))
+    flush()
     return result
 
 
@@ -126,21 +198,31 @@ def _hyphenator(lang: str) -> pyphen.Pyphen | None:
 
 
 class _Measurer:
-    def __init__(self, style: str, size_pt: float) -> None:
+    def __init__(self, style: str, size_pt: float, variants: Variants | None = None) -> None:
         self.style = style
         self.size = size_pt
+        self.variants = variants or variants_of(style)
         self.space = string_width_mm(" ", style, size_pt)
 
     def width(self, word: _Word) -> float:
         return sum(piece.width_mm for piece in self.pieces(word))
 
+    def space_in(self, style: Style | None) -> float:
+        """A space's width in a run's style (the plain space for a plain run)."""
+        if style is None:
+            return self.space
+        return string_width_mm(" ", run_style(self.variants, style), self.size)
+
     def pieces(self, word: _Word) -> list[Piece]:
         out: list[Piece] = []
-        for text, icon in word.parts:
+        for text, icon, style in word.parts:
             if icon is not None:
-                out.append(Piece("", icon, self.size * ICON_WIDTH * PT_TO_MM))
-            else:
+                out.append(Piece("", icon, self.size * ICON_WIDTH * PT_TO_MM, style))
+            elif style is None:
                 out.append(Piece(text, None, string_width_mm(text, self.style, self.size)))
+            else:
+                out.append(Piece(text, None, string_width_mm(
+                    text, run_style(self.variants, style), self.size), style))
         return out
 
 
@@ -149,33 +231,75 @@ def _breaks(word: _Word, lang: str) -> _Breaks:
     if word.breaks is not None:
         return word.breaks
     hyphenator = _hyphenator(lang)
-    if hyphenator is None or len(word.parts[0][0]) > LONGEST_WORD:
+    text = word.parts[0][0] if len(word.parts) == 1 else word.plain
+    if hyphenator is None or len(text) > LONGEST_WORD:
         return _Breaks(())
     return _Breaks(tuple((int(p), tuple(p.data) if p.data else None)  # type: ignore[misc]
-                         for p in hyphenator.positions(word.parts[0][0])))
+                         for p in hyphenator.positions(text)))
 
 
-def _cut(text: str, point: Break) -> tuple[str, str, int]:
-    """Head and tail of ``text`` broken at ``point`` (nonstandard points as pyphen's
-    ``iterate`` applies them), and how far the tail starts to the right of the text's start."""
+def _cut_points(text: str, point: Break) -> tuple[int, str, str, int]:
+    """Where ``text`` breaks at ``point``: the head keeps ``text[:kept]`` and adds ``before``
+    (then a hyphen), the tail is ``after`` and ``text[resume:]`` (nonstandard points as
+    pyphen's ``iterate`` applies them)."""
     position, data = point
     if data is None:
-        head = text[:position]
-        return (head if head.endswith("-") else head + "-"), text[position:], position
+        return position, "", "", position
     change, offset, cut = data
     at = position + offset
     if text.isupper():
         change = change.upper()
     before, after = change.split("=")
-    head = text[:at] + before
-    return (head if head.endswith("-") else head + "-"), after + text[at + cut:], \
-        at + cut - len(after)
+    return at, before, after, at + cut
+
+
+def _cut(text: str, point: Break) -> tuple[str, str, int]:
+    """Head and tail of ``text`` broken at ``point``, and how far the tail starts to the
+    right of the text's start."""
+    kept, before, after, resume = _cut_points(text, point)
+    head = text[:kept] + before
+    return (head if head.endswith("-") else head + "-"), after + text[resume:], \
+        resume - len(after)
 
 
 def _split_at(word: _Word, breaks: _Breaks, index: int) -> tuple[_Word, _Word]:
+    if len(word.parts) > 1:
+        return _split_styled(word, breaks, index)
     head, tail, moved = _cut(word.parts[0][0], breaks[index])
     rest = _Breaks(breaks.points, breaks.first + index + 1, breaks.shift + moved)
-    return _Word(((head, None),), _Breaks(())), _Word(((tail, None),), rest)
+    style = word.parts[0][2]
+    return _Word(((head, None, style),), _Breaks(())), _Word(((tail, None, style),), rest)
+
+
+def _split_styled(word: _Word, breaks: _Breaks, index: int) -> tuple[_Word, _Word]:
+    """A word of several runs broken at a hyphenation point of its whole text: each letter
+    keeps its run's style; the hyphen and any letters the break adds take the style of the
+    letter beside them."""
+    text = word.plain
+    styles = [style for part, _, style in word.parts for _ in part]
+    kept, before, after, resume = _cut_points(text, breaks[index])
+    head_styles = styles[:kept] + [styles[max(kept - 1, 0)]] * len(before)
+    head = text[:kept] + before
+    if not head.endswith("-"):
+        head += "-"
+        head_styles.append(head_styles[-1] if head_styles else styles[0])
+    tail = after + text[resume:]
+    tail_styles = [styles[min(resume, len(styles) - 1)]] * len(after) + styles[resume:]
+    rest = _Breaks(breaks.points, breaks.first + index + 1,
+                   breaks.shift + resume - len(after))
+    return (_Word(_runs(head, head_styles), _Breaks(())),
+            _Word(_runs(tail, tail_styles), rest))
+
+
+def _runs(text: str, styles: list[Style | None]) -> tuple[Part, ...]:
+    """``text`` as parts of one style each."""
+    parts: list[Part] = []
+    for char, style in zip(text, styles, strict=True):
+        if parts and parts[-1][2] == style:
+            parts[-1] = (parts[-1][0] + char, None, style)
+        else:
+            parts.append((char, None, style))
+    return tuple(parts)
 
 
 def _fitting_split(word: _Word, measure: _Measurer, room_mm: float,
@@ -184,15 +308,19 @@ def _fitting_split(word: _Word, measure: _Measurer, room_mm: float,
 
     Heads grow with the break point, so the longest fitting one is found by bisection: a word
     of n characters costs O(n log n) to break once, not a measurement per hyphenation point."""
-    if lang is None or len(word.parts) != 1 or word.parts[0][1] is not None:
+    if lang is None or any(icon is not None for _, icon, _ in word.parts):
         return None
     breaks = _breaks(word, lang)
     text = word.parts[0][0]
+    style = word.parts[0][2]
     low, high, best = 0, len(breaks) - 1, None
     while low <= high:
         middle = (low + high) // 2
-        head = _cut(text, breaks[middle])[0]
-        if measure.width(_Word(((head, None),))) <= room_mm + 1e-6:
+        if len(word.parts) > 1:
+            head_word = _split_styled(word, breaks, middle)[0]
+        else:
+            head_word = _Word(((_cut(text, breaks[middle])[0], None, style),))
+        if measure.width(head_word) <= room_mm + 1e-6:
             best, low = middle, middle + 1
         else:
             high = middle - 1
@@ -226,10 +354,15 @@ def _break_lines(words: list[_Word | None], measure: _Measurer, width_mm: float,
             continue
         pieces = measure.pieces(word)
         word_width = sum(p.width_mm for p in pieces)
-        gap = measure.space if current else 0.0
+        # a space inside a run (between two bold words) is in the run's style: an underline
+        # goes on under it, and it is as wide as the run's font draws it
+        gap_style = current[-1].style if current and current[-1].style == pieces[0].style \
+            else None
+        gap = (measure.space if gap_style is None else measure.space_in(gap_style)) \
+            if current else 0.0
         if current_width + gap + word_width <= width_mm + 1e-6:
             if current:
-                current.append(Piece(" ", None, gap))
+                current.append(Piece(" ", None, gap, gap_style))
             current.extend(pieces)
             current_width += gap + word_width
             continue
@@ -256,7 +389,7 @@ def _lines_for(rest: list[_Word | None], measure: _Measurer, width_mm: float) ->
     """About how many more lines the words left over would take (one measurement in C)."""
     plain = " ".join(word.plain for word in rest if word is not None)
     icons = sum(1 for word in rest if word is not None
-                for _, icon in word.parts if icon is not None)
+                for _, icon, _ in word.parts if icon is not None)
     width = string_width_mm(plain, measure.style, measure.size) + icons * measure.size * \
         ICON_WIDTH * PT_TO_MM
     breaks = sum(1 for word in rest if word is None)
@@ -278,8 +411,11 @@ def _sizes(size_pt: float, smallest: float) -> list[float]:
 
 @lru_cache(maxsize=4096)
 def fit_text(text: str, width_mm: float, height_mm: float, style: str, size_pt: float,
-             min_size_pt: float | None = None, lang: str | None = None) -> FittedText:
+             min_size_pt: float | None = None, lang: str | None = None,
+             variants: Variants | None = None) -> FittedText:
     """Largest size (down to ``min_size_pt``) at which ``text`` fits; then try hyphenation.
+    ``text`` may hold rich text, whose runs print in ``variants`` of ``style`` (default: its
+    built-in bold and italic).
 
     Trying a size stops as soon as the lines outnumber what the box holds, and a text that
     overflows is laid out only a little past its box (the rest is measured in one go for the
@@ -288,14 +424,15 @@ def fit_text(text: str, width_mm: float, height_mm: float, style: str, size_pt: 
     arguments, so results are cached: the same label on 55 ship cards is fitted once."""
     smallest = min(min_size_pt or size_pt, size_pt)
     sizes = _sizes(size_pt, smallest)
-    if "\n" not in text and "{" not in text and len(sizes) <= LINEAR_SIZES:
+    marked = has_markup(text)
+    if "\n" not in text and "{" not in text and not marked and len(sizes) <= LINEAR_SIZES:
         one_line = _on_one_line(text, width_mm, height_mm, style, sizes)
         if one_line is not None:
             return one_line
-    words = split_words(text)
+    words = styled_words(parse(text)) if marked else split_words(text)
 
     def attempt(size: float, hyphenate_lang: str | None, final: bool) -> FittedText:
-        measure = _Measurer(style, size)
+        measure = _Measurer(style, size, variants)
         capacity = _capacity(height_mm, size)
         limit = capacity + (OVERFLOW_LINES if final else 0)
         lines, hyphenated, too_wide, rest = _break_lines(words, measure, width_mm,

@@ -35,8 +35,8 @@ from generator.load.yamldoc import LoadProblem, YamlDocument, decode_utf8
 from generator.runtime.readflags import READ_FLAGS
 
 #: suffixes of the files pnp reads from a pack; a broken entry with another suffix is not ours
-READ_SUFFIXES = frozenset({".yaml", ".yml", ".po", ".pot", ".csv", ".xlsx", ".png", ".jpg",
-                           ".jpeg", ".webp", ".svg", ".ttf", ".otf"})
+READ_SUFFIXES = frozenset({".yaml", ".yml", ".po", ".pot", ".csv", ".xlsx", ".ods", ".png",
+                           ".jpg", ".jpeg", ".webp", ".svg", ".ttf", ".otf"})
 _READ_CHUNK = 1 << 20
 
 
@@ -358,8 +358,10 @@ def _too_large(size: int, limit: int, kind: str) -> Refusal:
 #: a pack's files that are not card files, and its folders that hold none
 MANIFEST_NAME = "game.yaml"
 GLOSSARY_NAME = "glossary.yaml"
-_NOT_CARD_FILES = frozenset({MANIFEST_NAME, GLOSSARY_NAME})
-_NOT_CARD_DIRS = frozenset({"locales", "decks", "templates"})
+NOT_CARD_FILES = frozenset({MANIFEST_NAME, GLOSSARY_NAME})
+NOT_CARD_DIRS = frozenset({"locales", "decks", "templates"})
+#: Excel's lock file of an open workbook (LibreOffice's are hidden: .~lock.*#)
+LOCK_PREFIX = "~$"
 
 
 def card_files(folder: PackFolder, suffixes: frozenset[str] = frozenset({".yaml", ".yml"})
@@ -370,6 +372,7 @@ def card_files(folder: PackFolder, suffixes: frozenset[str] = frozenset({".yaml"
     files) comes back as findings, never silently skipped."""
     listing = folder.files()
     found = [file for file in listing.files
-             if file.suffix in suffixes and str(file.relative) not in _NOT_CARD_FILES
-             and file.relative.parts[0] not in _NOT_CARD_DIRS]
+             if file.suffix in suffixes and str(file.relative) not in NOT_CARD_FILES
+             and file.relative.parts[0] not in NOT_CARD_DIRS
+             and not file.relative.name.startswith(LOCK_PREFIX)]
     return found, list(listing.findings)

@@ -33,6 +33,8 @@ class CardSize(Struct, frozen=True, gc=False):
     width_mm: float
     height_mm: float
     name: str = "custom"
+    #: rounded corners (``corner_radius_mm`` in game.yaml, or a kind's own); 0: square
+    corner_radius_mm: float = 0.0
 
     @classmethod
     def from_spec(cls, spec: object) -> CardSize:

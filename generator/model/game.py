@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from msgspec import Struct, field
 
 from generator.core.findings import Finding
+from generator.core.location import Location
 from generator.model.cards import Card, CardSet, CardSize, SourceRef
 
 if TYPE_CHECKING:  # a deck is checked by ``pnp build --deck`` and ``pnp deck`` only
@@ -26,6 +27,7 @@ YAML_SUFFIXES = frozenset({".yaml", ".yml"})
 FieldText = Callable[[Card, str], str]
 LabelText = Callable[[str], str]
 CardBuilder = Callable[[Mapping[str, object], str, SourceRef], Card]
+PartialBuilder = Callable[[Mapping[str, object], str, SourceRef, frozenset[str]], Card]
 RuleCheck = Callable[[CardSet], list[Finding]]
 DeckCheck = Callable[["Deck", CardSet], list[Finding]]
 
@@ -38,6 +40,13 @@ class CardKind(Struct, frozen=True):
     size: CardSize | None = None
     #: a game defined in data carries the kind's JSON Schema itself, not a package file
     schema_data: Mapping[str, Any] | None = None
+    #: this kind's rounded corners when they differ from the pack's ``corner_radius_mm``
+    corner_radius_mm: float | None = None
+    #: where the kind's size is written (a data game's game.yaml), for findings about it
+    size_location: Location | None = None
+    #: builds a card that failed its schema from its sound fields (the unsound ones named),
+    #: for the rules that read only those; None: the game's rules need whole cards
+    partial: PartialBuilder | None = None
 
 
 class Faces(Struct, frozen=True):
@@ -114,9 +123,24 @@ class Game(Struct, frozen=True):
         """Give a face's layout context what this game's templates need beyond face values
         (nothing, unless the game says otherwise)."""
 
+    def enum_label_gaps(self) -> tuple[tuple[str, str, frozenset[str], Location], ...]:
+        """(kind, field, values, where) of each enum field a kind prints in text whose values
+        have no printed label to translate (a data game's ``x-labels``); a built-in game
+        prints its enum values through its own labels."""
+        return ()
+
     def size_of(self, card: Card, default: CardSize) -> CardSize:
+        """The card's size and corners: its kind's own, else the pack's (``default``); a kind
+        of its own size keeps the pack's corner radius unless it gives one."""
         kind = self.kinds.get(card.kind)
-        return kind.size if kind is not None and kind.size is not None else default
+        if kind is None:
+            return default
+        size = kind.size if kind.size is not None else default
+        radius = kind.corner_radius_mm if kind.corner_radius_mm is not None \
+            else default.corner_radius_mm
+        if size.corner_radius_mm != radius:
+            size = CardSize(size.width_mm, size.height_mm, size.name, radius)
+        return size
 
     def check_deck(self, deck: Deck, card_set: CardSet) -> list[Finding]:
         findings: list[Finding] = []

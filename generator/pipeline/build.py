@@ -126,7 +126,7 @@ def build(pack: Path, expansions: tuple[Path, ...], locale: str | None, options:
     face_cache = FaceCacheFolder(faces_folder(out_root), reuse=reuse, exclude=out_root)
     preparation = prepare(pack, expansions, locale, options.bleed_mm, ink_saver=ink_saver,
                           strict=strict, progress=progress,
-                          allow_overflow=allow_overflow, face_cache=face_cache)
+                          allow_overflow=allow_overflow, face_cache=face_cache, deck=deck)
     result = BuildResult(out_dir=None, findings=preparation.findings)
     ready = preparation.prepared
     if ready is None:

@@ -10,10 +10,9 @@ import argparse
 import sys
 from pathlib import Path
 
-import yaml
-
 from generator.core.findings import render_text
 from generator.impose.sheets import PAPERS, SheetOptions
+from generator.load.parsecache import safe_load
 from generator.pipeline.build import build
 
 CARDS = Path(__file__).resolve().parents[2] / "cards"
@@ -23,7 +22,7 @@ def shipped_packs(root: Path) -> list[tuple[Path, tuple[Path, ...], list[str]]]:
     """(base folder, expansion folders, locales) for every pack under ``root``."""
     manifests = {}
     for game_yaml in sorted(root.glob("*/game.yaml")):
-        data = yaml.safe_load(game_yaml.read_text(encoding="utf-8")) or {}
+        data = safe_load(game_yaml.read_text(encoding="utf-8"), str(game_yaml)) or {}
         manifests[game_yaml.parent] = data
     by_id = {data.get("pack"): folder for folder, data in manifests.items()}
     jobs = []

@@ -355,10 +355,13 @@ def without_refined(generic: list[Finding], games: list[Finding]) -> list[Findin
 
 
 def check_packs(base: LoadedPack, expansions: tuple[LoadedPack, ...], card_set: CardSet,
-                base_path: str) -> list[Finding]:
-    """Every generic check of a base pack with its expansions (and of a lone expansion)."""
+                base_path: str, ids: CardSet | None = None) -> list[Finding]:
+    """Every generic check of a base pack with its expansions (and of a lone expansion);
+    ``ids``: the set whose ids are compared, when it holds more cards (those that failed their
+    schema, which keep their ids)."""
     findings = [*set_marks(base, expansions), *lone_expansion(base, base_path),
-                *unique_ids(card_set), *card_sizes(base, expansions), *reused_names(card_set)]
+                *unique_ids(ids or card_set), *card_sizes(base, expansions),
+                *reused_names(card_set)]
     if card_set.expansions:
         findings.extend(common_faces(card_set, base.game))
     return findings

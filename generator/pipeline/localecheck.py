@@ -1,177 +1,75 @@
-"""Checks of one translation of a card set: missing or inconsistent messages, glyphs the font
-cannot draw, terms used against the pack's glossary, and texts that do not fit their boxes.
+"""Checks of one translation of a card set: missing, fuzzy or inconsistent messages, what a
+translation must keep of its source (icons, quantities, the names of other cards), glyphs the
+font cannot draw, terms used against the glossaries, and texts that do not fit their boxes.
 
 A translator runs ``pnp validate PACK --locale ru`` and sees, per card and field, what is left to
-do, before printing a single sheet.
+do, before printing a single sheet. A finding caused by a translation points at its entry in the
+catalog (the line of its ``msgstr``), where the translator fixes it.
+
+Each pack of a set is checked in the language it is written in: an expansion whose source
+language is this locale prints its own texts (glyphs and fitting only), one that lists the locale
+in ``locales:`` is translated by its catalog, and one that does not ship the locale prints in its
+source language, which one warning says.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
-from functools import cache, lru_cache
-from pathlib import Path
-
-from msgspec import Struct
+from collections.abc import Iterator
+from functools import lru_cache
 
 from generator.core.findings import Finding, error, warning
-from generator.core.limits import MAX_GLOSSARY_TERMS
 from generator.core.location import Location, display_path
-from generator.i18n.localize import LABEL_CONTEXT, Localizer, field_context, load_catalog
+from generator.i18n.glossary import Terms, folded, load_glossary, read_glossary
+from generator.i18n.localize import (
+    LABEL_CONTEXT,
+    Localizer,
+    MessageKey,
+    field_context,
+    read_pack_catalog,
+)
+from generator.i18n.meaning import changes
 from generator.layout.faces import PendingLayout, layout_findings
+from generator.layout.richtext import tags_differ
 from generator.load.fonts import missing_glyphs
-from generator.load.packfiles import GLOSSARY_NAME, PackFolder
-from generator.model.cards import Card, CardSet
+from generator.model.cards import Card, CardSet, Pack
 from generator.model.game import Game
 from generator.model.template import data_template_folder
-from generator.schema import check as schemacheck
 
 _TOKEN = re.compile(r"\{[a-z0-9_][a-z0-9_-]*\}")
 
-
-class GlossaryTerm(Struct, frozen=True):
-    source: str
-    accepted: tuple[str, ...]
-    pattern: re.Pattern[str]
+MISSING = "missing-translation"
+FUZZY = "fuzzy-translation"
 
 
-_WORD = re.compile(r"\w+")
-
-
-class Terms:
-    """The glossary terms of one locale, indexed by their first word, so that checking a text
-    costs its length, not the number of terms times the number of texts."""
-
-    def __init__(self, terms: tuple[GlossaryTerm, ...] = ()) -> None:
-        self.terms = terms
-        self.by_word: dict[str, list[GlossaryTerm]] = {}
-        self.wordless: list[GlossaryTerm] = []
-        for term in terms:
-            first = _WORD.search(term.source.lower())
-            if first is None:
-                self.wordless.append(term)
-            else:
-                self.by_word.setdefault(first.group(), []).append(term)
-
-    def __iter__(self) -> Iterator[GlossaryTerm]:
-        return iter(self.terms)
-
-    def __len__(self) -> int:
-        return len(self.terms)
-
-    def used_in(self, text: str) -> list[GlossaryTerm]:
-        """Terms that occur in ``text`` as whole words (case-blind)."""
-        words = set(_WORD.findall(text.lower()))
-        candidates = [*self.wordless,
-                      *(term for word in words for term in self.by_word.get(word, ()))]
-        return [term for term in candidates if term.pattern.search(text)]
-
-
-class Glossary(Struct, frozen=True):
-    """A pack's ``glossary.yaml``: its checked entries and what was wrong with the file."""
-
-    entries: tuple[Mapping[str, object], ...] = ()
-    findings: tuple[Finding, ...] = ()
-
-    def terms(self, locale: str) -> Terms:
-        """Terms that name forms for ``locale``."""
-        terms = []
-        for entry in self.entries:
-            forms = entry.get(locale)
-            # "source" names the source-language term when the pack is not written in English
-            source = entry.get("source", entry.get("en"))
-            if not forms or not isinstance(source, str):
-                continue
-            accepted = (forms,) if isinstance(forms, str) else tuple(map(str, forms))
-            pattern = re.compile(rf"(?<!\w){re.escape(source)}(?!\w)", re.IGNORECASE)
-            terms.append(GlossaryTerm(source, accepted, pattern))
-        return Terms(tuple(terms))
-
-
-@cache
-def read_glossary(pack_root: Path) -> Glossary:
-    """The pack's glossary, read under the pack file policy and checked against its schema;
-    an absent file is an empty glossary, a broken one a finding."""
-    folder = PackFolder(pack_root)
-    file = folder.entry(GLOSSARY_NAME)
-    if file is None:
-        return Glossary()
-    doc, findings = folder.load_yaml(file, "glossary")
-    if doc is None:
-        return Glossary(findings=tuple(findings))
-    if not isinstance(doc.data, Mapping):
-        return Glossary(findings=(error(
-            "not-a-mapping", "a glossary is a mapping with a 'terms:' list, not "
-            f"{schemacheck.describe_type(doc.data)}", doc.where(())),))
-    problems = schemacheck.check(doc, "generator.schema", "glossary.schema.json")
-    if problems:
-        return Glossary(findings=tuple(problems))
-    entries = tuple(doc.data["terms"])
-    if len(entries) > MAX_GLOSSARY_TERMS:
-        return Glossary(findings=(error(
-            "too-many-terms", f"the glossary lists {len(entries)} terms; the limit is "
-            f"{MAX_GLOSSARY_TERMS}", doc.where(("terms",))),))
-    for index, entry in enumerate(entries):
-        if not isinstance(entry.get("source", entry.get("en")), str):
-            findings.append(error(
-                "missing-field", "a glossary entry names its source-language term as "
-                "'source:' (or 'en:' in an English pack)", doc.where(("terms", index))))
-    return Glossary(entries, tuple(findings))
-
-
-def load_glossary(pack_root: Path, locale: str) -> Terms:
-    """Terms of ``glossary.yaml`` that name forms for ``locale`` (absent file: no terms)."""
-    return read_glossary(pack_root).terms(locale)
+def set_locales(card_set: CardSet) -> tuple[str, ...]:
+    """The languages a set can be printed in: every locale some pack of it ships (an expansion
+    may ship one its base does not; the base's cards then print in its source language)."""
+    return tuple(dict.fromkeys(locale for pack in card_set.packs
+                               for locale in pack.manifest.locales))
 
 
 def localizer_for(card_set: CardSet, game_name: str, locale: str) -> Localizer:
-    """A localizer reading the catalogs of every pack in the set for ``locale``."""
+    """A localizer reading the catalogs of every pack in the set for ``locale`` (a pack written
+    in that language has none to read); a later pack's catalog wins."""
     manifest = card_set.base.manifest
-    catalog: dict[tuple[str, str], str] = {}
+    catalog: dict[MessageKey, str] = {}
+    fuzzy: dict[MessageKey, str] = {}
+    places: dict[MessageKey, Location] = {}
     problems: list[Finding] = []
-    if locale != manifest.source_locale:
-        for pack in card_set.packs:
-            entries, found = load_catalog(pack.root, locale)
-            catalog.update(entries)
-            problems += found
-    return Localizer(game=game_name, locale=locale, source_locale=manifest.source_locale,
-                     catalog=catalog, problems=problems)
-
-
-def msgstr_locations(pack_root: Path, locale: str) -> dict[tuple[str, str], Location]:
-    """(msgctxt, msgid) -> the line of its ``msgstr`` in the pack's catalog for ``locale``, for
-    every current entry: a translator fixes a translation there, not in the card file. A
-    catalog that cannot be read gives nothing here (the localizer reports it)."""
-    from generator.i18n.pofiles import read_catalog
-    from generator.load.packfiles import PackFolder
-
-    folder = PackFolder(pack_root)
-    file = folder.entry(f"locales/{locale}.po")
-    if file is None:
-        return {}
-    catalog, _ = read_catalog(folder, file)
-    if catalog is None:
-        return {}
-    lines = file.path.read_text(encoding="utf-8", errors="replace").split("\n")
-    found: dict[tuple[str, str], Location] = {}
-    for entry in catalog:
-        if entry.obsolete:
-            continue
-        number = max(entry.linenum, 1)
-        while number <= len(lines) and not lines[number - 1].startswith("msgstr"):
-            number += 1
-        found[(entry.msgctxt or "", entry.msgid)] = Location(file.display,
-                                                             min(number, len(lines)), 1)
-    return found
-
-
-def _catalog_locations(card_set: CardSet, locale: str) -> dict[tuple[str, str], Location]:
-    """Where each message of ``locale`` is translated; a later pack's catalog wins, as in the
-    localizer."""
-    found: dict[tuple[str, str], Location] = {}
     for pack in card_set.packs:
-        found.update(msgstr_locations(pack.root, locale))
-    return found
+        if pack.manifest.source_locale == locale:
+            continue
+        read = read_pack_catalog(pack.root, locale)
+        catalog.update(read.translations)
+        fuzzy.update(read.fuzzy)
+        places.update(read.places)
+        problems += read.findings
+    return Localizer(game=game_name, locale=locale, source_locale=manifest.source_locale,
+                     catalog=catalog, problems=problems, fuzzy=fuzzy, places=places,
+                     pack_sources={pack.manifest.pack: pack.manifest.source_locale
+                                   for pack in card_set.expansions
+                                   if pack.manifest.source_locale != manifest.source_locale})
 
 
 def missing_summary(findings: list[Finding]) -> dict[str, dict[str, int]]:
@@ -187,32 +85,158 @@ def missing_summary(findings: list[Finding]) -> dict[str, dict[str, int]]:
     return counts
 
 
-MISSING = "missing-translation"
+class _Message:
+    """One message of a locale as the checks see it: its source, translation (if it prints),
+    fuzzy translation (if one waits for review), where the translator fixes it, and what it is
+    ("ship name", "label 'Points'")."""
+
+    __slots__ = ("card", "context", "fuzzy", "source", "translated", "what", "where")
+
+    def __init__(self, context: str, source: str, localizer: Localizer, written: Location,
+                 what: str, card: str | None) -> None:
+        key = (context, source)
+        self.context, self.source, self.what, self.card = context, source, what, card
+        self.translated = localizer.catalog.get(key)
+        self.fuzzy = localizer.fuzzy.get(key)
+        self.where = localizer.places.get(key, written)
 
 
-def _message_findings(source: str, translated: str | None, where: Location, card: str | None,
-                      locale: str, what: str, strict: bool, glossary: Terms
-                      ) -> list[Finding]:
-    findings: list[Finding] = []
-    if not translated:
-        make = error if strict else warning
-        findings.append(make(MISSING,
-                             f"{what} has no {locale} translation; printing the source text",
-                             where, card, locale))
+class _Checks:
+    """What the message checks of one locale share: the locale, strictness, and the names of
+    the set's cards in the source language and in this locale."""
+
+    def __init__(self, card_set: CardSet, localizer: Localizer, strict: bool) -> None:
+        self.card_set = card_set
+        self.localizer = localizer
+        self.locale = localizer.locale
+        self.strict = strict
+        self._names: _CardNames | None = None
+
+    @property
+    def names(self) -> _CardNames:
+        """The set's card names, indexed when a translated text is first checked (a locale
+        printed as written never needs them)."""
+        if self._names is None:
+            self._names = _CardNames(self.card_set, self.localizer)
+        return self._names
+
+    def message(self, message: _Message, source_locale: str, glossary: Terms
+                ) -> list[Finding]:
+        where, card, locale, what = message.where, message.card, self.locale, message.what
+        make = error if self.strict else warning
+        translated = message.translated
+        if not translated:
+            if message.fuzzy:
+                return [make(FUZZY, f"{what}: the {locale} translation is marked fuzzy (it "
+                             "waits for review; printing the source text): check it and "
+                             "remove the fuzzy flag", where, card, locale)]
+            return [make(MISSING, f"{what} has no {locale} translation; printing the source "
+                         "text", where, card, locale)]
+        findings: list[Finding] = []
+        source = message.source
+        tags = tags_differ(source, translated)
+        if tags is not None:  # rich text: the same tags, as pofilter's xmltags check asks
+            findings.append(error("translation-tags", f"{what}: {tags}", where, card, locale))
+        if sorted(_TOKEN.findall(source)) != sorted(_TOKEN.findall(translated)):
+            findings.append(error(
+                "translation-tokens",
+                f"{what}: the translation's icons/placeholders "
+                f"{sorted(_TOKEN.findall(translated))} differ from the source's "
+                f"{sorted(_TOKEN.findall(source))}", where, card, locale))
+        for change in changes(source, source_locale, translated, locale):
+            make_change = warning if change.words_only else error
+            findings.append(make_change(
+                f"translation-{change.kind}", f"{what}: {change.message}; a translation "
+                "states what its source states", where, card, locale))
+        for other, name, expected in self.names.mentioned(source, card):
+            if not _names(translated, expected):
+                findings.append(warning(
+                    "translation-card-name",
+                    f"{what}: the source names card '{name}' ({other}), but the translation "
+                    f"does not name it as the {locale} cards print it ('{expected}')",
+                    where, card, locale))
+        for term in glossary.used_in(source):
+            if not term.rendered_in(translated):
+                findings.append(warning(
+                    "glossary-term",
+                    f"{what}: the source says '{term.source}' but the translation uses none "
+                    f"of the glossary's forms ({', '.join(term.accepted)})", where, card,
+                    locale))
         return findings
-    if sorted(_TOKEN.findall(source)) != sorted(_TOKEN.findall(translated)):
-        findings.append(error(
-            "translation-tokens",
-            f"{what}: the translation's icons/placeholders {sorted(_TOKEN.findall(translated))} "
-            f"differ from the source's {sorted(_TOKEN.findall(source))}", where, card, locale))
-    lowered = translated.lower()
-    for term in glossary.used_in(source):
-        if not any(f.lower() in lowered for f in term.accepted):
-            findings.append(warning(
-                "glossary-term",
-                f"{what}: the source says '{term.source}' but the translation uses none of the "
-                f"glossary's forms ({', '.join(term.accepted)})", where, card, locale))
-    return findings
+
+
+class _CardNames:
+    """The names of the set's cards, to find where a text names another card, and how each
+    prints in this locale. Indexed by the first word of the name, so that finding them costs
+    a text's length."""
+
+    def __init__(self, card_set: CardSet, localizer: Localizer) -> None:
+        self.by_word: dict[str, list[tuple[str, str, str]]] = {}
+        for card in card_set.cards:
+            name = card.text_fields().get("name")
+            if name is None or len(name.strip()) < 3:
+                continue
+            printed = localizer.field(card, "name")
+            if printed == name and not localizer.prints_source(card):
+                continue  # no translation of the name: nothing to expect of other texts
+            first = _WORD.search(name)
+            if first is None:
+                continue
+            self.by_word.setdefault(first.group(), []).append((card.id, name.strip(), printed))
+
+    def mentioned(self, text: str, card: str | None) -> Iterator[tuple[str, str, str]]:
+        """(card id, source name, printed name) of each other card ``text`` names as written
+        (case and all: "Damage Control", not "damage control" in a sentence); a name of one
+        word that opens a sentence is not taken for a card's."""
+        seen: set[str] = set()
+        for word in set(_WORD.findall(text)):
+            for other, name, printed in self.by_word.get(word, ()):
+                if other == card or other in seen:
+                    continue
+                start = _whole_words_at(text, name)
+                if start < 0 or (" " not in name and _opens_sentence(text, start)):
+                    continue
+                seen.add(other)
+                yield other, name, printed
+
+
+_WORD = re.compile(r"\w+")
+
+
+def _whole_words_at(text: str, name: str) -> int:
+    """Where ``name`` stands in ``text`` as whole words (-1: nowhere)."""
+    start = text.find(name)
+    while start >= 0:
+        end = start + len(name)
+        if (start == 0 or not text[start - 1].isalnum()) and \
+                (end == len(text) or not text[end].isalnum()):
+            return start
+        start = text.find(name, start + 1)
+    return -1
+
+
+def _opens_sentence(text: str, start: int) -> bool:
+    before = text[:start].rstrip(" «\"'“„(")
+    return not before or before[-1] in ".!?:;\n"
+
+
+@lru_cache(maxsize=16_384)
+def _name_pattern(name: str) -> re.Pattern[str]:
+    """A card's printed name as running text may decline it: each word of five letters or
+    more may change its last two ("Ракетная атака" in "ракетной атакой"), quotes and case
+    aside."""
+    parts = []
+    for word in _WORD.findall(folded(name)):
+        stem = word[:-2] if len(word) >= 5 else word
+        parts.append(re.escape(stem) + (r"\w*" if stem != word else ""))
+    return re.compile(r"(?<!\w)" + r"\W+".join(parts) + r"(?!\w)")
+
+
+def _names(text: str, name: str) -> bool:
+    """Whether ``text`` names ``name`` (see :func:`_name_pattern`)."""
+    if not _WORD.search(name):
+        return True
+    return _name_pattern(name).search(folded(text)) is not None
 
 
 def _glyph_findings(text: str, where: Location, card: str | None, locale: str,
@@ -237,67 +261,77 @@ def _source_texts(card: Card) -> list[tuple[str, str]]:
     return [(card.yaml_key(attr), text) for attr, text in card.text_fields().items()]
 
 
-def _card_texts(card: Card) -> list[tuple[str, str, str]]:
-    """(yaml key, context, source text) of a card's translatable fields."""
-    return [(key, field_context(card.id, key), text) for key, text in _source_texts(card)]
+def _printed_as_written(pack: Pack, locale: str, styles: tuple[str, ...]) -> list[Finding]:
+    """Glyph findings of a pack's own texts (they print as written), located only when a
+    glyph is missing."""
+    findings: list[Finding] = []
+    for card in pack.cards:
+        for key, text in _source_texts(card):
+            if _lacks_glyphs(text, styles):
+                findings += _glyph_findings(text, card.source.of(key), card.id, locale,
+                                            f"{card.kind} {key}", styles)
+    return findings
+
+
+def _not_shipped(pack: Pack, locale: str, strict: bool, labels: bool) -> Finding:
+    manifest = pack.manifest
+    texts = sum(len(card.text_fields()) for card in pack.cards)
+    what = f"its {texts} card texts" + (" and the game's labels" if labels else "")
+    return (error if strict else warning)(
+        "locale-not-shipped", f"pack '{manifest.pack}' does not ship {locale} (its locales: "
+        f"{', '.join(manifest.locales)}): {what} print in {manifest.source_locale}; add "
+        f"{locale} to its locales: and translate them (pnp i18n update "
+        f"{display_path(pack.root)} --locale {locale})", manifest.where("locales"), None,
+        locale)
+
+
+def _glossary(pack: Pack, base: Pack, locale: str) -> Terms:
+    """The glossary terms a pack's translation into ``locale`` keeps: its own, and its base
+    game's when it is written in the base's language."""
+    terms = load_glossary(pack.root, locale)
+    if pack is not base and pack.manifest.source_locale == base.manifest.source_locale:
+        terms = terms + load_glossary(base.root, locale)
+    return terms
 
 
 def check_locale(card_set: CardSet, game: Game, locale: str, strict: bool = False,
                  layout: bool = True, localizer: Localizer | None = None,
                  laid_out: PendingLayout | None = None) -> list[Finding]:
-    """Every finding of one locale; the source locale gets the glyph and fitting checks only.
-    ``laid_out``: the layout of this locale begun earlier (:func:`begin_layout`), whose
-    findings are taken instead of laying out again."""
+    """Every finding of one locale: each pack's texts as they print in it (see the module's
+    docstring), the game's labels, and the faces laid out. ``laid_out``: the layout of this
+    locale begun earlier (:func:`begin_layout`), whose findings are taken instead of laying
+    out again."""
     localizer = localizer or localizer_for(card_set, game.name, locale)
-    findings: list[Finding] = []
-    translating = not localizer.is_source
-    in_catalog = _catalog_locations(card_set, locale) if translating else {}
+    findings: list[Finding] = list(localizer.problems)
     styles = game.text_styles
-    if translating:
-        findings += localizer.problems
+    checks = _Checks(card_set, localizer, strict)
+    base = card_set.base
+    labels_translated = not localizer.is_source and locale in base.manifest.locales
     for pack in card_set.packs:
-        glossary = Terms()
-        if translating:
-            read = read_glossary(pack.root)
-            findings += read.findings
-            glossary = read.terms(locale)
+        manifest = pack.manifest
+        if manifest.source_locale == locale:
+            findings += _printed_as_written(pack, locale, styles)
+            continue
+        if locale not in manifest.locales:
+            findings.append(_not_shipped(pack, locale, strict,
+                                         labels=pack is base and not localizer.is_source))
+            findings += _printed_as_written(pack, locale, styles)
+            continue
+        findings += read_glossary(pack.root).findings
+        glossary = _glossary(pack, base, locale)
         for card in pack.cards:
-            if not translating:  # the source texts: their glyphs, located only when missing
-                for key, text in _source_texts(card):
-                    if _lacks_glyphs(text, styles):
-                        findings += _glyph_findings(text, card.source.of(key), card.id, locale,
-                                                    f"{card.kind} {key}", styles)
-                continue
-            for key, context, source in _card_texts(card):
-                where = card.source.of(key)
-                translated = localizer.catalog.get((context, source)) if translating else source
-                what = f"{card.kind} {key}"
-                po_where = in_catalog.get((context, source), where)
-                if translating:
-                    findings += _message_findings(source, translated, po_where, card.id, locale,
-                                                  what, strict, glossary)
-                findings += _glyph_findings(translated or source,
-                                            po_where if translated else where, card.id, locale,
-                                            what, styles)
-    folder = data_template_folder(game.name)
-    labels_file = Location(f"templates/{game.name}/labels.yaml" if folder is None
-                           else display_path(folder / "labels.yaml"), 1, 1)
-    if translating:
-        # imported here: the source locale has no catalog (its build never loads polib)
-        from generator.i18n.catalogs import label_locations, label_messages
-
-        base_glossary = load_glossary(card_set.base.root, locale)
-        written = label_locations(game.name)
-        for message in label_messages(game.name):
-            text = message.source
-            where = written.get(text, labels_file)
-            translated = localizer.catalog.get((LABEL_CONTEXT, text))
-            where = in_catalog.get((LABEL_CONTEXT, text), where)
-            findings += _message_findings(text, translated, where, None, locale,
-                                          f"label '{text}'", strict, base_glossary)
-            if translated:
-                findings += _glyph_findings(translated, where, None, locale,
-                                            f"label '{text}'", styles)
+            for key, source in _source_texts(card):
+                message = _Message(field_context(card.id, key), source, localizer,
+                                   card.source.of(key), f"{card.kind} {key}", card.id)
+                findings += checks.message(message, manifest.source_locale, glossary)
+                printed = message.translated or source
+                findings += _glyph_findings(printed, message.where if message.translated
+                                            else card.source.of(key), card.id, locale,
+                                            message.what, styles)
+    if labels_translated:
+        findings += _label_findings(game, checks, base, styles)
+    if not localizer.is_source:  # enum values printed without a label in this language
+        findings += _enum_findings(card_set, game, locale)
     if laid_out is not None:
         findings += laid_out.result().findings
     elif layout and game.faces is not None:
@@ -305,6 +339,44 @@ def check_locale(card_set: CardSet, game: Game, locale: str, strict: bool = Fals
     return findings
 
 
+def _label_findings(game: Game, checks: _Checks, base: Pack, styles: tuple[str, ...]
+                    ) -> list[Finding]:
+    """The game's template labels in the locale (the base pack's catalog translates them)."""
+    # imported here: the source locale has no catalog (its build never loads polib)
+    from generator.i18n.catalogs import label_locations, label_messages
+
+    folder = data_template_folder(game.name)
+    labels_file = Location(f"templates/{game.name}/labels.yaml" if folder is None
+                           else display_path(folder / "labels.yaml"), 1, 1)
+    glossary = _glossary(base, base, checks.locale)
+    written = label_locations(game.name)
+    found: list[Finding] = []
+    for label in label_messages(game.name):
+        message = _Message(LABEL_CONTEXT, label.source, checks.localizer,
+                           written.get(label.source, labels_file), f"label '{label.source}'",
+                           None)
+        found += checks.message(message, base.manifest.source_locale, glossary)
+        if message.translated:
+            found += _glyph_findings(message.translated, message.where, None, checks.locale,
+                                     message.what, styles)
+    return found
+
+
+def _enum_findings(card_set: CardSet, game: Game, locale: str) -> list[Finding]:
+    """An enum value printed in a translated build without a label to translate (x-labels)
+    prints as the raw value: a warning per field, naming the values the cards have."""
+    findings: list[Finding] = []
+    for kind, field, unlabelled, where in game.enum_label_gaps():
+        shown = sorted({str(fields.get(field)) for card in card_set.cards if card.kind == kind
+                        and (fields := card.template_fields()) is not None
+                        and str(fields.get(field)) in unlabelled})
+        if shown:
+            findings.append(warning(
+                "enum-without-label", f"kind '{kind}' prints its field '{field}' as the value"
+                f"{'s' if len(shown) > 1 else ''} {', '.join(shown)}, untranslated in {locale}: "
+                "give the field x-labels ({value: \"Printed text\"}) in its schema, so that "
+                "translators see the printed words", where, None, locale))
+    return findings
 
 
 def begin_layout(card_set: CardSet, game: Game, locale: str) -> PendingLayout | None:

@@ -1,7 +1,10 @@
 """Load a pack folder: manifest, card files, schema checks, and the typed card objects.
 
 Loading never stops at the first bad card: every file and every card is checked, each problem
-becomes a finding, and only the cards that passed their schema are turned into model objects.
+becomes a finding, and only the cards that passed their schema are turned into the pack's model
+objects. A card that failed its schema is kept aside (``PackLoad.failed``), built from its sound
+fields where its game can check it so, for the checks those fields allow: one run reports every
+problem it can see.
 """
 
 from __future__ import annotations
@@ -14,19 +17,22 @@ from types import MappingProxyType
 from msgspec import Struct, field
 
 from generator.core.errors import UsageError
-from generator.core.findings import Finding, Severity, error
+from generator.core.findings import Finding, Severity, error, warning
 from generator.core.limits import MAX_CARDS
 from generator.core.location import Location, display_path
 from generator.games import get_game, known_games
 from generator.load.packfiles import (
+    LOCK_PREFIX,
     MANIFEST_NAME,
+    NOT_CARD_DIRS,
+    NOT_CARD_FILES,
     PackFile,
     PackFolder,
     card_files,
 )
 from generator.load.yamldoc import YamlDocument
 from generator.model.cards import Card, CardSize, Manifest, Pack, SourceRef
-from generator.model.game import YAML_SUFFIXES, Game
+from generator.model.game import YAML_SUFFIXES, CardKind, Game
 from generator.runtime.forked import Forked, worker_count
 from generator.schema import check as schemacheck
 
@@ -34,15 +40,71 @@ _GENERIC_SCHEMAS = "generator.schema"
 
 
 class PackLoad(Struct):
-    """What loading a pack produced: the pack (if its manifest was usable) and the findings."""
+    """What loading a pack produced: the pack (if its manifest was usable) and the findings.
+
+    ``failed``: the cards that failed their schema but have a sound id and kind, so that the
+    checks their other fields allow still see them (ids are unique across them too; a game
+    that can check a card from its sound fields gets it built so, see ``CardKind.partial``,
+    any other a bare :class:`Card` of id and kind). They are never printed."""
 
     pack: Pack | None
     game: Game | None
     findings: list[Finding] = field(default_factory=list)
     documents: dict[str, YamlDocument] = field(default_factory=dict)
+    failed: list[Card] = field(default_factory=list)
 
 
 __all__ = ["PackLoad", "card_files", "card_suffixes", "display_path", "load_pack"]
+
+
+#: folders that hold a pack's pictures, fonts and outputs, never card files
+_ASIDE_DIRS = NOT_CARD_DIRS | {"art", "icons", "fonts", "schemas", "output"}
+#: what a pack folder holds besides cards, never read as card files: notes, pictures, fonts,
+#: catalogs, schemas for editors
+_NOT_CARDS = frozenset({".md", ".txt", ".rst", ".pdf", ".html", ".htm", ".png", ".jpg",
+                        ".jpeg", ".webp", ".svg", ".gif", ".ttf", ".otf", ".woff", ".woff2",
+                        ".po", ".pot", ".mo", ".json", ".license"})
+#: tables in formats pnp does not read, by what writes them
+_OTHER_TABLES = {".xls": "Excel 97-2003 workbook", ".xlt": "Excel 97-2003 template",
+                 ".xlsm": "Excel workbook with macros", ".xlsb": "Excel binary workbook",
+                 ".xltx": "Excel template", ".ots": "OpenDocument template",
+                 ".fods": "flat OpenDocument spreadsheet", ".numbers": "Numbers spreadsheet",
+                 ".tsv": "tab-separated table"}
+_TABLES = frozenset({".csv", ".xlsx", ".ods"})
+_SCRATCH = (".bak", ".tmp", ".swp", ".orig", "~")
+
+
+def stray_files(files: list[PackFile], suffixes: frozenset[str]) -> list[Finding]:
+    """Files among a pack's card files that pnp does not read: never skipped in silence. A
+    table it cannot read (an .xls workbook, or a table in a game whose cards are YAML only)
+    is an error, since its cards would be missing; anything else unknown is a warning. Notes,
+    pictures, fonts, catalogs, editors' backup and lock files are known and left alone."""
+    findings: list[Finding] = []
+    accepted = ", ".join(sorted(suffixes))
+    for file in files:
+        parts = file.relative.parts
+        name = parts[-1]
+        if (file.suffix in suffixes or str(file.relative) in NOT_CARD_FILES
+                or parts[0] in _ASIDE_DIRS or file.suffix in _NOT_CARDS or not file.suffix
+                or name.startswith(LOCK_PREFIX) or name.endswith(_SCRATCH)):
+            continue
+        where = Location(file.display, 1, 1)
+        if file.suffix in _OTHER_TABLES:
+            save = "save it as .xlsx or .ods" if ".xlsx" in suffixes else "write its cards in YAML"
+            findings.append(error(
+                "unreadable-card-file", f"{file.relative} is an {_OTHER_TABLES[file.suffix]}, "
+                f"which pnp does not read, so its cards are missing: {save} (card files are "
+                f"{accepted})", where))
+        elif file.suffix in _TABLES:
+            findings.append(error(
+                "unreadable-card-file", f"{file.relative} is a table, but this game's card "
+                f"files are {accepted}: its cards are missing; write them in YAML", where))
+        else:
+            findings.append(warning(
+                "unknown-file", f"{file.relative} is not a card file pnp reads (card files "
+                f"are {accepted}; notes, pictures and fonts are left alone): it is not "
+                "read", where))
+    return findings
 
 
 def card_suffixes(game: Game) -> frozenset[str]:
@@ -66,13 +128,22 @@ def _manifest(doc: YamlDocument, game: str) -> Manifest:
         locales=locales,
         set_mark=str(data.get("set_mark", data["pack"])),
         set_mark_label=str(data.get("set_mark_label", "")),
-        card_size=CardSize.from_spec(data.get("card_size", "poker")),
+        card_size=_card_size(data),
         extends=str(data["extends"]) if data.get("extends") else None,
         location=doc.where(()),
         sheet_per_kind=bool(data.get("sheet_per_kind", True)),
         options=MappingProxyType(dict(data.get("options") or {})),
         fields=MappingProxyType({str(key): doc.where((key,)) for key in data}),
     )
+
+
+def _card_size(data: Mapping[str, object]) -> CardSize:
+    """The pack's card size with its corner radius (``corner_radius_mm``, 0 when absent)."""
+    size = CardSize.from_spec(data.get("card_size", "poker"))
+    radius = data.get("corner_radius_mm")
+    if isinstance(radius, int | float) and not isinstance(radius, bool) and radius > 0:
+        size = CardSize(size.width_mm, size.height_mm, size.name, float(radius))
+    return size
 
 
 def _find_game(doc: YamlDocument, root: Path, base_game: Game | None,
@@ -100,9 +171,10 @@ def _find_game(doc: YamlDocument, root: Path, base_game: Game | None,
                 return loaded[1]
     if game is None:
         key = "game" if data.get("game") else "extends"
-        hint = (f"; an expansion of a game defined in data is checked with its base pack "
-                f"(pnp validate BASE --with {display_path(root)}), or found beside it "
-                f"as ../{name}" if key == "extends" else "")
+        hint = (f"; an expansion of a game defined in data is read with its base pack "
+                f"(pnp validate BASE --with {display_path(root)}, pnp i18n status BASE --with "
+                f"{display_path(root)}), or found beside it as ../{name}"
+                if key == "extends" else "")
         result.findings.append(error(
             "unknown-game", f"unknown game '{name}'; known games: "
             f"{', '.join(known_games())}, or a pack defining its game with kinds:{hint}",
@@ -174,7 +246,9 @@ class _FieldLocations(Mapping[str, Location]):
 
 
 def _load_cards(doc: YamlDocument, manifest: Manifest, game: Game,
-                findings: list[Finding]) -> list[Card]:
+                findings: list[Finding]) -> list[tuple[Card, bool]]:
+    """The cards of one document in order, each with whether it passed its schema (one that
+    did not is built from its sound fields, see :class:`PackLoad`)."""
     if not isinstance(doc.data, Mapping):
         findings.append(error(
             "not-a-mapping",
@@ -187,9 +261,9 @@ def _load_cards(doc: YamlDocument, manifest: Manifest, game: Game,
     cards_data = doc.data.get("cards")
     if not isinstance(cards_data, list):
         return []
-    built: list[Card] = []
+    built: list[tuple[Card, bool]] = []
     bad_items = {f.location for f in envelope}
-    refused = _refused_rows(doc, findings)
+    refused = _refused_cells(doc, findings)
     for index, item in enumerate(cards_data):
         if not isinstance(item, Mapping) or (bad_items and bad_items & {
                 doc.where(("cards", index)),
@@ -197,6 +271,8 @@ def _load_cards(doc: YamlDocument, manifest: Manifest, game: Game,
             continue  # its id or kind is already reported; the kind's schema would repeat it
         card_id = str(item.get("id"))
         kind = game.kinds.get(str(item.get("kind")))
+        if kind is None and "kind" in refused.get(index, ()):
+            continue  # (its kind's cell was refused where it was read, and said so there)
         if kind is None:
             choices = sorted(game.kinds)
             findings.append(error(
@@ -205,25 +281,42 @@ def _load_cards(doc: YamlDocument, manifest: Manifest, game: Game,
                 f"{schemacheck.did_you_mean(str(item.get('kind')), choices)}",
                 doc.where(("cards", index, "kind")), card_id))
             continue
-        problems = schemacheck.check(doc, game.schema_package, kind.schema, instance=item,
-                                     base=("cards", index), card=card_id,
-                                     schema=kind.schema_data)
-        findings.extend(problems)
-        if not problems and index not in refused:
-            built.append(kind.build(item, manifest.pack, _source_ref(doc, index, item)))
+        verdict = schemacheck.check_card(doc, game.schema_package, kind.schema, instance=item,
+                                         base=("cards", index), card=card_id,
+                                         schema=kind.schema_data)
+        findings.extend(verdict.findings)
+        source = _source_ref(doc, index, item)
+        cells = refused.get(index, frozenset())
+        if not verdict.findings and not cells:
+            built.append((kind.build(item, manifest.pack, source), True))
+            continue
+        unsound = None if verdict.unsound is None else verdict.unsound | cells
+        if unsound is not None and "id" not in unsound and isinstance(item.get("id"), str):
+            built.append((_failed_card(kind, item, manifest.pack, source, unsound), False))
     return built
 
 
-def _refused_rows(doc: YamlDocument, findings: list[Finding]) -> set[int]:
-    """Cards of a table with a cell refused when it was read (an uncomputed formula, an error
-    value): reported at the cell already, and not built, so rules do not trip over the gap."""
+def _failed_card(kind: CardKind, item: Mapping[str, object], pack: str, source: SourceRef,
+                 unsound: frozenset[str]) -> Card:
+    """A card that failed its schema, as the checks of its sound fields see it."""
+    if kind.partial is not None and "kind" not in unsound:
+        return kind.partial(item, pack, source, unsound)
+    return Card(id=str(item["id"]), kind=kind.name, count=1, pack=pack, source=source)
+
+
+def _refused_cells(doc: YamlDocument, findings: list[Finding]) -> dict[int, frozenset[str]]:
+    """The fields of a table's cards whose cell was refused when it was read (an uncomputed
+    formula, an error value), by card: reported at the cell already, and left out of the
+    card, so rules do not trip over the gap."""
     cells = {f.location for f in findings if f.severity is Severity.ERROR
              and f.location.file == doc.file}
     if not cells:
-        return set()
-    return {key[1] for key, where in doc.values.items()
-            if len(key) == 3 and key[0] == "cards" and where in cells
-            and isinstance(key[1], int)}
+        return {}
+    refused: dict[int, set[str]] = {}
+    for key, where in doc.values.items():
+        if len(key) == 3 and key[0] == "cards" and where in cells and isinstance(key[1], int):
+            refused.setdefault(key[1], set()).add(str(key[2]))
+    return {index: frozenset(names) for index, names in refused.items()}
 
 
 def _card_documents(folder: PackFolder, file: PackFile, game: Game
@@ -324,6 +417,7 @@ def load_pack(path: Path, base_game: Game | None = None) -> PackLoad:
     seen: dict[str, Location] = {}
     files, refused = card_files(folder, card_suffixes(game))
     result.findings.extend(refused)
+    result.findings.extend(stray_files(folder.files().files, card_suffixes(game)))
     documents: list[YamlDocument] = []
     entries = 0  # card entries read so far (a bound on the cards to build)
     with closing(_read_card_files(folder, files, game)) as reading:
@@ -340,7 +434,7 @@ def load_pack(path: Path, base_game: Game | None = None) -> PackLoad:
             entries += _entries(loaded_docs)
     for doc in documents:
         result.documents[doc.file] = doc
-        for card in _load_cards(doc, manifest, game, result.findings):
+        for card, sound in _load_cards(doc, manifest, game, result.findings):
             if card.id in seen:
                 first = seen[card.id]
                 result.findings.append(error(
@@ -348,7 +442,7 @@ def load_pack(path: Path, base_game: Game | None = None) -> PackLoad:
                     card.source.of("id"), card.id))
                 continue
             seen[card.id] = card.source.of("id")
-            cards.append(card)
+            (cards if sound else result.failed).append(card)
     result.pack = Pack(manifest=manifest, root=root, cards=tuple(cards))
     result.game = game
     return result

@@ -3,7 +3,8 @@
 Per card and side it reports text too close to the cut (outside the safe zone, by default
 3 mm inside the trim; inside the cut itself it is an error), art that reaches the trim but not
 the bleed (a white sliver after an imprecise cut), strokes thinner than 0.25 pt (lost on
-most printers), images under 300 dpi at their printed size, and fonts not embedded.
+most printers), images under 300 dpi at their printed size, fonts not embedded, and
+transparency (``opacity``), which the PDF/X-1a files DriveThruCards asks for forbid.
 
 The geometry checks read the laid-out drawing operations (each knows its text, colour and
 place); images and fonts are read from the card PDF pnp itself renders (pdfium), so they hold
@@ -24,7 +25,18 @@ from msgspec import Struct
 
 from generator.core.findings import Finding, Severity, error, has_errors, warning
 from generator.layout.engine import FaceLayout
-from generator.layout.ops import Arc, Circle, Line, Op, Polygon, Rect, Text
+from generator.layout.ops import (
+    Arc,
+    Circle,
+    Ellipse,
+    Group,
+    Line,
+    Op,
+    Polygon,
+    Rect,
+    Text,
+    flat_ops,
+)
 from generator.layout.textfit import PT_TO_MM
 from generator.load.fonts import string_width_mm
 from generator.model.cards import Card
@@ -69,7 +81,7 @@ def _text_box(op: Text) -> tuple[float, float, float, float]:
 
 def _shape_box(op: Op) -> tuple[float, float, float, float] | None:
     """Left, top, right, bottom of a filled shape, or None for what is not a filled area."""
-    if isinstance(op, Rect) and op.fill:
+    if isinstance(op, Rect | Ellipse) and op.fill:
         return op.x, op.y, op.x + op.w, op.y + op.h
     if isinstance(op, Polygon) and op.fill and op.closed:
         xs = [p[0] for p in op.points]
@@ -90,7 +102,7 @@ def _quote(text: str) -> str:
 def text_problems(face: FaceLayout, safe_mm: float) -> list[Problem]:
     cut: list[tuple[float, str]] = []
     close: list[tuple[float, str]] = []
-    for op in face.ops:
+    for op in flat_ops(face.ops):
         if not isinstance(op, Text) or not op.text.strip():
             continue
         left, top, right, bottom = _text_box(op)
@@ -117,7 +129,7 @@ def bleed_problems(face: FaceLayout, bleed_mm: float) -> list[Problem]:
     """Art reaching a trim edge must go on to the bleed edge, or an imprecise cut leaves a
     white sliver along that side."""
     short: dict[str, float] = {}
-    for op in face.ops:
+    for op in flat_ops(face.ops):
         box = _shape_box(op)
         if box is None or str(getattr(op, "fill", "")).lower() in WHITE:
             continue
@@ -137,8 +149,8 @@ def bleed_problems(face: FaceLayout, bleed_mm: float) -> list[Problem]:
 
 
 def stroke_problems(face: FaceLayout, min_pt: float) -> list[Problem]:
-    thin = sorted({op.width_pt for op in face.ops
-                   if isinstance(op, Rect | Polygon | Circle | Arc | Line) and op.stroke
+    thin = sorted({op.width_pt for op in flat_ops(face.ops)
+                   if isinstance(op, Rect | Polygon | Ellipse | Circle | Arc | Line) and op.stroke
                    and op.width_pt < min_pt})
     if not thin:
         return []
@@ -192,13 +204,29 @@ def pdf_problems(pdf_bytes: bytes, min_dpi: int) -> Iterator[list[Problem]]:
         document.close()
 
 
+def transparency_problems(face: FaceLayout) -> list[Problem]:
+    """Elements drawn with ``opacity`` are real PDF transparency, which PDF/X-1a (what
+    DriveThruCards asks for, docs/exports.md) forbids: say so before the upload does."""
+    groups = [op for op in face.ops if isinstance(op, Group) and op.opacity < 1]
+    if not groups:
+        return []
+    lowest = min(op.opacity for op in groups)
+    return [Problem(Severity.WARNING, "transparency",
+                    f"{len(groups)} element{'s' if len(groups) > 1 else ''} drawn with opacity "
+                    f"(down to {lowest:g}): DriveThruCards takes PDF/X-1a, which allows no "
+                    "transparency; flatten it (a prepress tool's PDF/X-1a conversion) before "
+                    "uploading there. The Game Crafter and MakePlayingCards take pictures "
+                    "(pnp export --to png), where it is already flattened")]
+
+
 def face_problems(ready: Prepared, options: PreflightOptions
                   ) -> dict[FaceKey, list[Problem]]:
     layouts = ready.faces.layouts
     keys = list(layouts)
     result = {key: [*text_problems(layouts[key], options.safe_mm),
                     *bleed_problems(layouts[key], options.bleed_mm),
-                    *stroke_problems(layouts[key], options.min_stroke_pt)] for key in keys}
+                    *stroke_problems(layouts[key], options.min_stroke_pt),
+                    *transparency_problems(layouts[key])] for key in keys}
     pages = ((layouts[key], plain_frame(layouts[key].width_mm, layouts[key].height_mm,
                                         options.bleed_mm)) for key in keys)
     data = card_pdf_bytes(pages, "pnp preflight")

@@ -15,10 +15,10 @@ from msgspec import Struct, field
 from generator.core.errors import UsageError
 from generator.core.findings import Finding, has_errors
 from generator.i18n.localize import Localizer
-from generator.layout.faces import CardFaces, PendingLayout
+from generator.layout.faces import CardFaces, PendingLayout, card_numbers
 from generator.model.cards import CardSet
 from generator.model.game import Game
-from generator.pipeline.localecheck import check_locale, localizer_for
+from generator.pipeline.localecheck import check_locale, localizer_for, set_locales
 from generator.runtime.progress import Progress
 
 if TYPE_CHECKING:
@@ -47,12 +47,15 @@ class Preparation(Struct):
 def prepare(pack: Path, expansions: tuple[Path, ...], locale: str | None, bleed_mm: float,
             *, ink_saver: bool = False, strict: bool = False,
             progress: Progress | None = None, allow_overflow: bool = False,
-            face_cache: FaceCacheFolder | None = None) -> Preparation:
+            face_cache: FaceCacheFolder | None = None, deck: Path | None = None
+            ) -> Preparation:
     """Validate, check ``locale`` (default: the pack's source language) and lay out the faces
     with ``bleed_mm`` of bleed art; ``prepared`` is None when an error stopped the way.
     ``progress`` counts the cards laid out. With ``face_cache``, faces the last build kept
     there are taken from it where their inputs did not change (the caller keeps this build's
-    with :meth:`FaceCacheFolder.keep` once it has printed them)."""
+    with :meth:`FaceCacheFolder.keep` once it has printed them). With ``deck`` (the file a
+    build prints), ``{number}`` and ``{total}`` count the deck's cards only (the caller checks
+    the deck itself)."""
     from generator.pipeline.validate import validate
 
     begun: list[tuple[Localizer, PendingLayout]] = []
@@ -61,7 +64,7 @@ def prepare(pack: Path, expansions: tuple[Path, ...], locale: str | None, bleed_
         """Begin the layout once the cards are loaded: a large set's forked part lays out
         beside the rule checks (most of it, or all when the face cache holds most faces)."""
         chosen = locale or card_set.base.manifest.source_locale
-        if game.faces is None or chosen not in card_set.base.manifest.locales:
+        if game.faces is None or chosen not in set_locales(card_set):
             return  # (said once the checks are done)
         localizer = localizer_for(card_set, game.name, chosen)  # reads the PO catalogs once
         kept = face_cache.open(card_set, game, chosen, bleed_mm, ink_saver) \
@@ -72,7 +75,8 @@ def prepare(pack: Path, expansions: tuple[Path, ...], locale: str | None, bleed_
         begun.append((localizer, PendingLayout(
             card_set, game, localizer, bleed_mm, ink_saver=ink_saver,
             on_card=progress.advance if progress is not None else None,
-            allow_overflow=allow_overflow, child_share=share, cache=kept, begun_early=True)))
+            allow_overflow=allow_overflow, child_share=share, cache=kept, begun_early=True,
+            numbers=_deck_numbers(deck, pack, card_set, game))))
 
     checked = validate(pack, expansions, on_card_set=begin_layout)
     try:
@@ -80,6 +84,20 @@ def prepare(pack: Path, expansions: tuple[Path, ...], locale: str | None, bleed_
     finally:
         for _, pending in begun:  # (an error on the way: the forked part is stopped)
             pending.cancel()
+
+
+def _deck_numbers(deck: Path | None, pack: Path, card_set: CardSet, game: Game
+                  ) -> dict[str, tuple[int, int]] | None:
+    """Each card's number among the deck's cards of its kind (None: no deck, or one that does
+    not load, which the build then reports)."""
+    if deck is None:
+        return None
+    from generator.model.deck import load_checked_deck  # a deck build only
+
+    chosen, _ = load_checked_deck(deck, pack, card_set, game, need_rules=False)
+    if chosen is None:
+        return None
+    return card_numbers(card_set.cards, {entry.card.id for entry in chosen.entries})
 
 
 def _checked_and_laid_out(checked: Validation, locale: str | None, strict: bool,
@@ -90,10 +108,10 @@ def _checked_and_laid_out(checked: Validation, locale: str | None, strict: bool,
     card_set, game = checked.card_set, checked.game
     manifest = card_set.base.manifest
     locale = locale or manifest.source_locale
-    if locale not in manifest.locales:
+    if locale not in set_locales(card_set):
         from generator.i18n.catalogs import no_locale_message
 
-        raise UsageError(no_locale_message(card_set.base, locale))
+        raise UsageError(no_locale_message(card_set.base, locale, card_set.expansions))
     if game.faces is None or begun is None:
         raise UsageError(f"game '{game.name}' has no card templates to print with")
     localizer, pending = begun

@@ -7,15 +7,17 @@ from collections.abc import Callable
 from pathlib import Path
 
 from msgspec import Struct, field
+from msgspec.structs import replace
 
 from generator.core.findings import Finding, error, warning
 from generator.core.limits import MAX_CARDS, MAX_COPIES
 from generator.core.location import Location, display_path
 from generator.load.packfiles import MANIFEST_NAME
-from generator.model.cards import CardSet
+from generator.model.cards import CardSet, Pack
 from generator.model.deck import pack_deck_findings
 from generator.model.game import Game
 from generator.pipeline import crosspack
+from generator.pipeline.cardgeometry import card_geometry_findings
 from generator.pipeline.pack import PackLoad, load_pack
 from generator.rules.basepack import missing_kinds
 from generator.runtime.gcpause import collector_paused
@@ -68,6 +70,20 @@ def _distinct_packs(base: Path, expansions: tuple[Path, ...]) -> tuple[list[Path
     return distinct, findings
 
 
+def _with_failed(card_set: CardSet, loads: tuple[PackLoad, ...]) -> CardSet:
+    """The card set with each pack's cards that failed their schema (see ``PackLoad.failed``)
+    added after its own, for the checks that can take them (itself when there are none)."""
+    failed = {load.pack.manifest.pack: load.failed for load in loads
+              if load.pack is not None and load.failed}
+    if not failed:
+        return card_set
+
+    def more(pack: Pack) -> Pack:
+        return replace(pack, cards=(*pack.cards, *failed.get(pack.manifest.pack, ())))
+
+    return CardSet(base=more(card_set.base), expansions=tuple(map(more, card_set.expansions)))
+
+
 #: called with the card set and game once they are loaded, before the rule checks
 CardSetReady = Callable[[CardSet, Game], None]
 
@@ -108,12 +124,16 @@ def _validate(base: Path, expansions: tuple[Path, ...],
     game = base_load.game
     if on_card_set is not None:
         on_card_set(card_set, game)
+    checked = _with_failed(card_set, (base_load, *expansion_loads))
     generic = crosspack.check_packs(
         _loaded(base_load, game), tuple(_loaded(load, game) for load in expansion_loads),
-        card_set, display_path(base_load.pack.root))
-    own = game.check(card_set)
+        card_set, display_path(base_load.pack.root), ids=checked)
+    # a game that checks cards from their sound fields sees those that failed their schema
+    own = game.check(checked if checked is not card_set
+                     and any(kind.partial for kind in game.kinds.values()) else card_set)
     result.findings.extend(crosspack.without_refined(generic, own))
     result.findings.extend(own)
+    result.findings.extend(card_geometry_findings(card_set, game))
     if not any(f.severity == "error" for f in result.findings):  # not a missing file's echo
         result.findings.extend(missing_kinds(card_set, game))
     for pack in card_set.packs:  # every decks/*.yaml as a file (issue 24)

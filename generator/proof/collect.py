@@ -21,7 +21,7 @@ from generator.layout.facecache import KeptFaces
 from generator.layout.faces import lay_out_cards
 from generator.model.cards import Card, CardSet
 from generator.model.template import TemplateError
-from generator.pipeline.localecheck import check_locale, localizer_for
+from generator.pipeline.localecheck import check_locale, localizer_for, set_locales
 from generator.pipeline.validate import validate
 from generator.proof.pictures import picture_name
 
@@ -104,7 +104,7 @@ def _outlines(face: FaceLayout) -> tuple[Outline, ...]:
 
 def _untranslated(card: Card, localizer: Localizer) -> tuple[str, ...]:
     """The card's fields this locale prints in the source language for want of a translation."""
-    if localizer.is_source:
+    if localizer.prints_source(card):
         return ()
     return tuple(card.yaml_key(attr) for attr, source in card.text_fields().items()
                  if not localizer.catalog.get((field_context(card.id, card.yaml_key(attr)),
@@ -178,10 +178,10 @@ def collect(pack: Path, expansions: Sequence[Path], locales: Sequence[str],
     manifest = card_set.base.manifest
     chosen = tuple(dict.fromkeys(locales)) or (manifest.source_locale,)
     for locale in chosen:
-        if locale not in manifest.locales:
+        if locale not in set_locales(card_set):
             from generator.i18n.catalogs import no_locale_message
 
-            raise UsageError(no_locale_message(card_set.base, locale))
+            raise UsageError(no_locale_message(card_set.base, locale, card_set.expansions))
     proof = Proof(title=manifest.name, pack=card_set.name,
                   locales=chosen, bleed_mm=bleed_mm)
     views = _card_views(card_set)

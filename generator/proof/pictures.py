@@ -20,6 +20,7 @@ from typing import Protocol
 from generator.cache.usercache import FileDigests, file_digest
 from generator.core.limits import FILE_BYTES
 from generator.layout.engine import FaceLayout
+from generator.layout.ops import flat_ops
 from generator.render.cardpdf import write_card_pdf
 
 DPI = 150  # sharp on a high-density laptop screen at the page's default card width
@@ -92,17 +93,23 @@ def write_atomic(path: Path, data: bytes) -> None:
 
 
 def _file_digests(face: FaceLayout, known: dict[str, str]) -> list[tuple[str, str]]:
-    """The content of files the operations draw (raster or SVG art), so that replacing an art
-    file under the same name, even with its size and time, re-renders the faces that show it;
-    ``known`` holds the digests of files read before (in this proof)."""
+    """The content of files the operations draw (raster or SVG art, drawn with opacity too),
+    so that replacing an art file under the same name, even with its size and time,
+    re-renders the faces that show it; ``known`` holds the digests of files read before (in
+    this proof)."""
     digests = []
-    for op in face.ops:
-        path = getattr(op, "path", None)  # ops.Image names its art file
-        if isinstance(path, str):
+    for op in flat_ops(face.ops):
+        for name in type(op).__struct_fields__:  # ops are msgspec Structs
+            value = getattr(op, name)
+            if name == "path" and isinstance(value, str):  # ops.Image names its art file
+                value = Path(value)
+            if not isinstance(value, Path):
+                continue
+            path = str(value)
             digest = known.get(path)
             if digest is None:
                 try:
-                    digest = file_digest(Path(path), FILE_BYTES["image"])[0].hex()
+                    digest = file_digest(value, FILE_BYTES["image"])[0].hex()
                 except OSError:
                     digest = "unreadable"
                 known[path] = digest
@@ -115,7 +122,8 @@ def picture_name(face: FaceLayout, bleed_mm: float, files: dict[str, str] | None
     """The picture's file name: a hash of the face's drawing and of the files it draws
     (``files``: digests of files read before, filled in as files are read)."""
     key = repr((RENDER_VERSION, DPI, bleed_mm, face.width_mm, face.height_mm, face.ops,
-                _file_digests(face, {} if files is None else files)))
+                _file_digests(face, {} if files is None else files),
+                *((face.corner_radius_mm,) if face.corner_radius_mm else ())))
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:20] + ".png"
 
 
@@ -150,7 +158,10 @@ def render_pictures(faces: Mapping[str, FaceLayout], bleed_mm: float,
             for index, (name, face) in enumerate(missing):
                 page = document[index]
                 scale = dots_per_inch(face.width_mm, bleed_mm) / 72
-                image = page.render(scale=scale).to_pil()
+                # a rounded card's corners stay transparent, as in its PNG export
+                clear = (255, 255, 255, 0) if face.corner_radius_mm > 0 else \
+                    (255, 255, 255, 255)
+                image = page.render(scale=scale, fill_color=clear).to_pil()
                 page.close()
                 buffer = io.BytesIO()
                 image.save(buffer, "PNG", compress_level=3)

@@ -10,6 +10,12 @@ A :class:`CardFrame` says where a face goes on its page. The plain frame is the 
 with the bleed around it; a print service's frame may be a hair bigger or smaller than the card
 (2.75 x 4.75 in for a 70 x 120 mm tarot card), and then the face is scaled uniformly to fit
 inside the service's trim, centred, and the bleed art fills the rest.
+
+A card with rounded corners (``corner_radius_mm``) is cut to them on its page: the page is
+clipped to the rounded trim grown by the bleed (the same centres, so the bleed keeps its width
+all round) over white paper, and nothing is painted in the corners beyond. A picture rendered
+with a transparent background then has transparent corners. Tabletop Simulator rounds its
+cards itself: its frames are not ``rounded``.
 """
 
 from __future__ import annotations
@@ -39,6 +45,8 @@ class CardFrame(Struct, frozen=True, gc=False):
     card_x: float  # page position of the face's top-left trim corner
     card_y: float
     scale: float = 1.0
+    #: cut the page to the face's rounded corners (when it has them)
+    rounded: bool = True
 
     def bleed_needed(self, face_w: float, face_h: float) -> float:
         """How far (in face mm) bleed art must reach past the face's trim to cover the page."""
@@ -47,10 +55,24 @@ class CardFrame(Struct, frozen=True, gc=False):
         return max(self.card_x, self.card_y, right, bottom) / self.scale
 
 
-def plain_frame(width_mm: float, height_mm: float, bleed_mm: float) -> CardFrame:
+def plain_frame(width_mm: float, height_mm: float, bleed_mm: float,
+                rounded: bool = True) -> CardFrame:
     """The face's own trim with ``bleed_mm`` on every side (trim only when the bleed is 0)."""
     return CardFrame(width_mm + 2 * bleed_mm, height_mm + 2 * bleed_mm,
-                     (bleed_mm, bleed_mm, width_mm, height_mm), bleed_mm, bleed_mm)
+                     (bleed_mm, bleed_mm, width_mm, height_mm), bleed_mm, bleed_mm,
+                     rounded=rounded)
+
+
+def rounded_outline(face: FaceLayout, frame: CardFrame) -> tuple[Box, float] | None:
+    """The rounded shape a face's page is cut to (x, y, w, h from the page's top-left corner,
+    and the corner radius, in mm); None for square corners."""
+    if not frame.rounded or face.corner_radius_mm <= 0:
+        return None
+    width, height = face.width_mm * frame.scale, face.height_mm * frame.scale
+    bleed = max(0.0, min(frame.card_x, frame.card_y, frame.page_w - frame.card_x - width,
+                         frame.page_h - frame.card_y - height))
+    return ((frame.card_x - bleed, frame.card_y - bleed, width + 2 * bleed, height + 2 * bleed),
+            face.corner_radius_mm * frame.scale + bleed)
 
 
 def card_page_size_mm(face: FaceLayout, bleed_mm: float) -> tuple[float, float]:
@@ -82,8 +104,16 @@ class CardPdf:
         c.setBleedBox((0, 0, width, height))
         c.saveState()
         clip = c.beginPath()
-        clip.rect(0, 0, width, height)
-        c.clipPath(clip, stroke=0, fill=0)
+        outline = rounded_outline(face, frame)
+        if outline is None:
+            clip.rect(0, 0, width, height)
+            c.clipPath(clip, stroke=0, fill=0)
+        else:
+            (x, y, w, h), radius = outline
+            clip.roundRect(x * mm, height - (y + h) * mm, w * mm, h * mm, radius * mm)
+            c.clipPath(clip, stroke=0, fill=0)
+            c.setFillColorRGB(1, 1, 1)  # the card's paper: white under whatever it prints
+            c.rect(0, 0, width, height, stroke=0, fill=1)
         c.translate(frame.card_x * mm,
                     height - (frame.card_y + face.height_mm * frame.scale) * mm)
         if frame.scale != 1.0:

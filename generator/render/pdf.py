@@ -9,6 +9,7 @@ bleed on the sides that face the sheet's outer edge. Canvases are created with `
 
 from __future__ import annotations
 
+import math
 import os
 import zlib
 from collections.abc import Collection, Iterable, Iterator
@@ -26,7 +27,21 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.impose.sheets import Page, Placement
 from generator.layout.engine import FaceLayout
-from generator.layout.ops import Arc, Circle, Image, Line, Op, Polygon, Rect, Text
+from generator.layout.ops import (
+    Arc,
+    Circle,
+    Ellipse,
+    Gradient,
+    Group,
+    Image,
+    Line,
+    Op,
+    Polygon,
+    QrCode,
+    Rect,
+    Text,
+    flat_ops,
+)
 from generator.load.fonts import font_name
 from generator.render.pdfnames import ContentNamedPath
 from generator.render.strokes import print_safe_width
@@ -151,6 +166,38 @@ class OpPainter:
             self._set_stroke(stroke, print_safe_width(width_pt))
         return (1 if stroke else 0, 1 if fill else 0)
 
+    def _shade(self, gradient: Gradient, path: object, box: tuple[float, float, float, float]
+               ) -> None:
+        """Fill ``path`` (its bounding ``box`` in points: x, y, w, h) with a linear gradient:
+        the shape clips an axial shading laid across the gradient's span (else the box) at
+        its angle, extended past both ends."""
+        c = self.c
+        x, y, w, h = box
+        if gradient.span is not None:  # the element's own box: the bleed continues its ends
+            sx, sy, sw, sh = gradient.span
+            x, y, w, h = sx * mm, self.y(sy + sh), sw * mm, sh * mm
+        angle = math.radians(gradient.angle)
+        dx, dy = math.cos(angle), -math.sin(angle)  # card y runs down, PDF's y up
+        half = (abs(w * dx) + abs(h * dy)) / 2
+        cx, cy = x + w / 2, y + h / 2
+        c.saveState()
+        c.clipPath(path, stroke=0, fill=0)
+        c.linearGradient(cx - dx * half, cy - dy * half, cx + dx * half, cy + dy * half,
+                         [HexColor(color) for color in gradient.colors], extend=True)
+        c.restoreState()
+        self._forget_state()
+
+    def _filled_path(self, op: Rect | Ellipse | Polygon, path: object,
+                     box: tuple[float, float, float, float]) -> None:
+        """A shape built as a canvas path: its gradient (if any) or colour, then its stroke."""
+        fill = op.fill
+        if isinstance(fill, Gradient):
+            self._shade(fill, path, box)
+            fill = None
+        stroke, painted = self._paint(fill, op.stroke, op.width_pt)
+        if stroke or painted:
+            self.c.drawPath(path, stroke=stroke, fill=painted)
+
     def draw(self, ops: Iterable[Op]) -> None:
         """Draw in order; runs of upright text share one PDF text object (far fewer operators
         than one object per string, which is what dominates a card face)."""
@@ -202,6 +249,15 @@ class OpPainter:
         self._emit(" ".join(code))
 
     def _draw_rect(self, op: Rect) -> None:
+        if isinstance(op.fill, Gradient):
+            x, y = op.x * mm, self.y(op.y + op.h)
+            path = self.c.beginPath()
+            if op.radius > 0:
+                path.roundRect(x, y, op.w * mm, op.h * mm, op.radius * mm)
+            else:
+                path.rect(x, y, op.w * mm, op.h * mm)
+            self._filled_path(op, path, (x, y, op.w * mm, op.h * mm))
+            return
         stroke, fill = self._paint(op.fill, op.stroke, op.width_pt)
         if not (fill or stroke):
             return
@@ -212,7 +268,6 @@ class OpPainter:
             self._rect(x, y, op.w * mm, op.h * mm, stroke, fill)
 
     def _draw_polygon(self, op: Polygon) -> None:
-        stroke, fill = self._paint(op.fill, op.stroke, op.width_pt)
         path = self.c.beginPath()
         first, *rest = op.points
         path.moveTo(first[0] * mm, self.y(first[1]))
@@ -220,7 +275,47 @@ class OpPainter:
             path.lineTo(px * mm, self.y(py))
         if op.closed:
             path.close()
+        if isinstance(op.fill, Gradient):
+            xs = [px * mm for px, _ in op.points]
+            ys = [self.y(py) for _, py in op.points]
+            self._filled_path(op, path, (min(xs), min(ys), max(xs) - min(xs),
+                                         max(ys) - min(ys)))
+            return
+        stroke, fill = self._paint(op.fill, op.stroke, op.width_pt)
         self.c.drawPath(path, stroke=stroke, fill=fill)
+
+    def _draw_ellipse(self, op: Ellipse) -> None:
+        x, y, w, h = op.x * mm, self.y(op.y + op.h), op.w * mm, op.h * mm
+        path = self.c.beginPath()
+        path.ellipse(x, y, w, h)
+        self._filled_path(op, path, (x, y, w, h))
+
+    def _draw_group(self, op: Group) -> None:
+        """Ops drawn at the group's opacity: ReportLab's alpha settings, which PDF writes as an
+        ExtGState (``ca`` for fills, ``CA`` for strokes), undone by the restore."""
+        c = self.c
+        c.saveState()
+        c.setFillAlpha(op.opacity)
+        c.setStrokeAlpha(op.opacity)
+        self.draw(op.ops)
+        c.restoreState()
+        self._forget_state()
+
+    def _draw_qrcode(self, op: QrCode) -> None:
+        """ReportLab's own QR widget (level M, the standard quiet zone of four modules inside
+        the square), drawn as vectors: sharp at any size."""
+        # imported for the faces that have a QR code only: most builds never draw one
+        from reportlab.graphics import renderPDF
+        from reportlab.graphics.barcode.qr import QrCodeWidget
+        from reportlab.graphics.shapes import Drawing
+
+        size = op.size * mm
+        widget = QrCodeWidget(op.data, barLevel="M", barWidth=size, barHeight=size,
+                              barFillColor=HexColor(op.color), barBorder=4)
+        drawing = Drawing(size, size)
+        drawing.add(widget)
+        renderPDF.draw(drawing, self.c, op.x * mm, self.y(op.y + op.size), showBoundary=False)
+        self._forget_state()
 
     def _draw_circle(self, op: Circle) -> None:
         stroke, fill = self._paint(op.fill, op.stroke, op.width_pt)
@@ -249,6 +344,14 @@ class OpPainter:
         if op.clip is not None:
             cx, cy, cw, ch = op.clip
             self._clip(cx * mm, self.y(cy + ch), cw * mm, ch * mm)
+        if op.mask:
+            mx, my, mw, mh = op.clip if op.clip is not None else (op.x, op.y, op.w, op.h)
+            mask = c.beginPath()
+            if op.mask == "ellipse":
+                mask.ellipse(mx * mm, self.y(my + mh), mw * mm, mh * mm)
+            else:
+                mask.roundRect(mx * mm, self.y(my + mh), mw * mm, mh * mm, op.mask_radius * mm)
+            c.clipPath(mask, stroke=0, fill=0)
         x, y = op.x * mm, self.y(op.y + op.h)
         if op.angle:
             c.translate(x, y)
@@ -336,7 +439,7 @@ def read_vector_art(faces: Iterable[FaceLayout], folder: Path | None = None) -> 
     that cannot be drawn stops here, naming its file."""
     placed: dict[tuple[str, str | None, tuple, float, float], Image] = {}
     for face in faces:
-        for op in face.ops:
+        for op in flat_ops(face.ops):
             if isinstance(op, Image) and op.vector:
                 placed.setdefault((op.path, op.color, op.recolor, op.w, op.h), op)
     compile_placements(list(placed), folder)  # what no cache holds, on two cores
@@ -373,7 +476,7 @@ class SheetRenderer:
     def _prepare_art(self, ops: list[Op]) -> None:
         """Draw each SVG file (in each colour it is painted) into a form of its own before the
         face form that uses it (PDF forms cannot be begun inside one another)."""
-        for op in ops:
+        for op in flat_ops(ops):
             if not isinstance(op, Image) or not op.vector:
                 continue
             with drawing_art(op.path):

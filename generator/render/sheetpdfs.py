@@ -32,7 +32,7 @@ from generator.cache.usercache import FileDigests, discard, file_digest, key_dig
 from generator.core.limits import FILE_BYTES
 from generator.impose.sheets import Page
 from generator.layout.engine import FaceLayout
-from generator.layout.ops import Image
+from generator.layout.ops import Image, flat_ops
 from generator.render.pdf import FaceKey, SheetRenderer, read_vector_art
 from generator.runtime.forked import in_two_processes, worker_count
 
@@ -151,7 +151,7 @@ def chunk_key(job: SheetJob, first: int, stop: int, title: str) -> str:
     digests = job.digests
     # (a face's digest covers its art: the packs' files by content, pnp's by size and time)
     art = sorted({op.path for face in used if face not in digests
-                  for op in job.faces[face].ops if isinstance(op, Image)})
+                  for op in flat_ops(job.faces[face].ops) if isinstance(op, Image)})
     stamps = [(path, file_digest(Path(path), FILE_BYTES["image"])[0]) for path in art]
     digest = hashlib.sha256(key_digest())
     digest.update(_plain_bytes((job.paper_mm, job.bleed_mm, title, stamps)))

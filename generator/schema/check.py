@@ -23,6 +23,8 @@ from importlib import resources
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from msgspec import Struct
+
 from generator.core.findings import Finding, did_you_mean, error
 from generator.load.yamldoc import PathKey, YamlDocument
 from generator.schema.memo import SchemaMemo, memo_for
@@ -308,21 +310,60 @@ def check(doc: YamlDocument, package: str, schema_name: str, instance: object = 
           base: PathKey = (), card: str | None = None, schema: Any = None) -> list[Finding]:
     """Validate ``instance`` (default: the whole document) and return one finding per problem;
     ``schema`` (a mapping) is used instead of the package file when given."""
+    return check_card(doc, package, schema_name, instance, base, card, schema).findings
+
+
+class Verdict(Struct, frozen=True):
+    """What checking one card found, and which of its fields are unsound: the fields a finding
+    is about (a wrong value, a required field missing, an unknown field), so that the checks
+    that read only its other fields can still run on it. ``unsound`` is None when a finding
+    concerns the card as a whole (a rule of the schema over several fields)."""
+
+    findings: list[Finding]
+    unsound: frozenset[str] | None = frozenset()
+
+
+def check_card(doc: YamlDocument, package: str, schema_name: str, instance: object = None,
+               base: PathKey = (), card: str | None = None, schema: Any = None) -> Verdict:
+    """:func:`check`, and the fields its findings are about (see :class:`Verdict`)."""
     target = doc.data if instance is None else instance
     data = _data_schema(schema) if schema is not None else None
     memo = data.memo if data is not None else _memo(package, schema_name)
     digest = memo.digest(target)
     if digest is not None and memo.accepted(digest):
-        return []  # (accepted by this schema before: generator.schema.memo)
+        return Verdict([])  # (accepted by this schema before: generator.schema.memo)
     fast = data.fast if data is not None else _fast(package, schema_name)
     if fast.surely_valid(target):
         if digest is not None:
             memo.learn(digest)
-        return []
+        return Verdict([])
     validator = data_validator(schema) if schema is not None else _validator(package,
                                                                              schema_name)
     errors = sorted(validator.iter_errors(target), key=lambda e: list(map(str, e.absolute_path)))
-    return [_finding_for(e, doc, base, card) for e in errors if not _refused(e, doc, base)]
+    return Verdict([_finding_for(e, doc, base, card) for e in errors
+                    if not _refused(e, doc, base)], unsound_fields(errors))
+
+
+def unsound_fields(errors: list[ValidationError]) -> frozenset[str] | None:
+    """The top-level fields that ``errors`` (of one mapping) are about; None when one of them
+    is about the mapping as a whole."""
+    names: set[str] = set()
+    for err in errors:
+        path = list(err.absolute_path)
+        if path:
+            names.add(str(path[0]))
+        elif err.validator == "required" and "'" in err.message:
+            names.add(err.message.split("'")[1])
+        elif err.validator == "additionalProperties" and isinstance(err.instance, dict):
+            allowed = set(err.schema.get("properties", {}))
+            names.update(str(key) for key in err.instance if key not in allowed)
+        elif err.validator == "dependentRequired" and isinstance(err.instance, dict):
+            wanted = err.validator_value if isinstance(err.validator_value, dict) else {}
+            names.update(str(name) for needs in wanted.values() for name in needs
+                         if name not in err.instance)
+        else:
+            return None
+    return frozenset(names)
 
 
 def _refused(err: ValidationError, doc: YamlDocument, base: PathKey) -> bool:

@@ -33,12 +33,13 @@ OPTIONS = {
     ("export",): "--with --locale --to --preset --dpi --bleed --kind --per-copy --base-url --out "
                  "--ink-saver --strict -q --quiet",
     ("preflight",): "--with --locale --safe --bleed --format --sarif-root",
+    ("tuckbox",): "--with --deck --locale --paper --thickness-mm --out",
     ("calibrate",): "--paper --duplex --out",
     ("preview",): "--with --locale --out",
     ("watch",): "--with --locale --port",
     ("i18n", "extract"): "",
     ("i18n", "update"): "--locale",
-    ("i18n", "status"): "--format -v --verbose",
+    ("i18n", "status"): "--with --format -v --verbose",
     ("schema",): "--out",
     ("new",): "--name",
     ("rules",): "--format",
@@ -142,9 +143,9 @@ def test_the_root_lists_each_command_with_its_own_first_sentence():
 def test_the_help_lists_every_command_and_its_choices_and_defaults(capsys, in_process):
     code, out, _ = run_main(capsys, "--help")
     assert code == 0
-    assert section(out, "Commands") == ["validate", "build", "export", "preflight", "calibrate",
-                                        "preview", "watch", "i18n", "schema", "new", "rules",
-                                        "completion"]
+    assert section(out, "Commands") == ["validate", "build", "export", "preflight", "tuckbox",
+                                        "calibrate", "preview", "watch", "i18n", "schema", "new",
+                                        "rules", "completion"]
     assert "new         Write a small, complete starter game defined in data into a new\n" \
            "              FOLDER.\n" in out  # the whole sentence, wrapped, never cut short
     assert section(run_main(capsys, "i18n", "--help")[1], "Commands") == \

@@ -101,7 +101,8 @@ def test_category_bar_keeps_colour_shape_and_word():
             ("retreat", [palette["special"]], ["star"], "SPECIAL"),
             ("asw", [palette["attack"], palette["defense"]], ["arrow", "shield"],
              "ATTACK / DEFENSE")):
-        ops = faces.layouts[("action", card)].ops
+        ops = faces.layouts[faces.fronts[card]].ops  # (each category's layout: action.yaml,
+        # action-defense.yaml, action-special.yaml)
         bars = [op for op in ops if getattr(op, "x", None) == -1.5 and getattr(op, "w", 0) < 9]
         assert [bar.fill for bar in bars] == colours, card
         marks = [Path(op.path).stem for op in ops if isinstance(op, Image) and op.x < 7.0]

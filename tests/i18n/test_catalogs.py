@@ -103,7 +103,7 @@ def test_a_changed_source_text_becomes_fuzzy_exactly_as_msgmerge_does(cwnb_copy)
     assert merged.returncode == 0, merged.stderr
     assert updated == merged.stdout
     status = run_pnp("i18n", "status", str(cwnb_copy))
-    assert status.stdout.split("\n")[1].split()[:4] == ["ru", "221", "0", "1"]
+    assert status.stdout.split("\n")[1].split()[:4] == ["ru", "222", "0", "1"]  # (+ the pack name)
 
 
 def test_a_removed_card_goes_obsolete_and_comes_back_translated(cwnb_copy):
@@ -189,7 +189,11 @@ def test_overflow_stops_a_build_unless_allowed(cwnb_copy, tmp_path):
     assert stopped.returncode == 1
     (line,) = [x for x in stopped.stderr.splitlines() if "[text-overflow]" in x]
     assert ": error[text-overflow]: " in line and "mm too long" in line
-    assert "card gun-5in" in line and "locale ru" in line and "actions.yaml:" in line
+    assert "card gun-5in" in line and "locale ru" in line
+    # where the translator fixes it: the msgstr of the entry, naming the card's field
+    where = line.split(": error[")[0].rsplit(":", 2)
+    assert where[0].endswith("locales/ru.po") and "front action text" in line
+    assert po.read_text(encoding="utf-8").split("\n")[int(where[1]) - 1].startswith("msgstr")
     assert not out.exists()
     allowed = run_pnp("build", str(cwnb_copy), "--locale", "ru", "--out", str(out),
                       "--allow-overflow")
@@ -251,7 +255,8 @@ def test_missing_translations_are_summarised_unless_verbose(german):
     status = run_pnp("i18n", "status", str(german))
     assert "de missing: label 67, ship class 55, ship name 55" in status.stdout
     listed = run_pnp("i18n", "status", str(german), "--verbose")
-    assert len([x for x in listed.stdout.splitlines() if x.startswith("  ")]) == 222
+    # the catalog also names the pack (printed on a tuck box), which validate does not check
+    assert len([x for x in listed.stdout.splitlines() if x.startswith("  ")]) == 223
 
 
 def test_a_label_that_does_not_fit_is_reported_once(german):
@@ -266,6 +271,7 @@ def test_a_label_that_does_not_fit_is_reported_once(german):
                  if f["code"] == "text-overflow"]
     fields = [f["message"].split(" does not fit")[0] for f in overflows]
     # template labels print on many cards (every ship back says COLD WAR): one finding each
-    for label in ("back COLD WAR", "back NAVAL BATTLES", "back Hits to Sink"):
+    for label in ("back label 'COLD WAR'", "back label 'NAVAL BATTLES'",
+                  "back label 'Hits to Sink'"):
         assert fields.count(label) == 1, label
     assert len(overflows) < 40

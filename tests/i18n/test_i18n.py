@@ -115,7 +115,7 @@ def test_changed_icon_tokens_in_a_translation_are_an_error(mini):
 
 def test_glossary_flags_an_inconsistent_term(mini):
     (mini / "glossary.yaml").write_text(
-        "terms:\n  - en: first row\n    ru: [перв]\n", encoding="utf-8")
+        "terms:\n  - en: first row\n    ru: [перв*]\n", encoding="utf-8")
     source = "A ship with a {gun-5in} gun fires at the enemy's first row."
     write_po(mini, {("gun-5in.text", source): "Корабль с {gun-5in} стреляет по дозору врага."})
     findings = [f for f in locale_findings(mini) if f.code == "glossary-term"]
@@ -150,8 +150,12 @@ def test_text_that_cannot_fit_reports_card_field_locale_and_mm(mini):
     findings = overflow_for(mini, "Очень длинный перевод, который никак не помещается. " * 12)
     (finding,) = findings
     assert finding.card == "gun-5in" and finding.locale == "ru"
-    assert "text" in finding.message and " mm too long" in finding.message
-    assert finding.location.line == 8
+    assert "front action text" in finding.message and " mm too long" in finding.message
+    # found in the catalog, at the translation's msgstr: the translator fixes it there
+    po = mini / "locales" / "ru.po"
+    assert finding.location.file == str(po)
+    assert po.read_text(encoding="utf-8").split("\n")[finding.location.line - 1].startswith(
+        "msgstr")
     overflow_mm = float(finding.message.split(": ")[-1].split(" mm")[0])
     assert overflow_mm > 5
 
@@ -192,14 +196,15 @@ def test_update_and_status_track_new_fuzzy_and_obsolete_messages(mini):
     messages = pack_messages(pack, include_labels=False)
     update(pack, messages)
     catalog = polib.pofile(str(mini / "locales" / "ru.po"))
-    assert len(catalog) == 4  # two names, one text, one class
-    catalog[0].msgstr = "Орудийный обстрел 5in"
-    catalog[1].msgstr = "Черновик"
-    catalog[1].flags.append("fuzzy")
+    assert len(catalog) == 5  # the pack's name, two card names, one text, one class
+    assert catalog[0].msgctxt == "pack"
+    catalog[1].msgstr = "Орудийный обстрел 5in"
+    catalog[2].msgstr = "Черновик"
+    catalog[2].flags.append("fuzzy")
     catalog.append(polib.POEntry(msgctxt="gone.name", msgid="Gone", msgstr="Нет"))
     catalog.save()
     (row,) = status(pack, messages)
-    assert (row.translated, row.fuzzy, row.missing, row.obsolete) == (1, 1, 2, 1)
+    assert (row.translated, row.fuzzy, row.missing, row.obsolete) == (1, 1, 3, 1)
     result = run_pnp("i18n", "status", str(mini), "--format", "json")
     assert json.loads(result.stdout)["locales"][0]["translated"] == 1
 

@@ -158,7 +158,8 @@ def marked_action_backs(tmp_path, monkeypatch) -> None:
     root = tmp_path / "templates"
     shutil.copytree(resources.builtin_game_templates("cwnb"), root / "cwnb")
     back = root / "cwnb" / "back-action.yaml"
-    text = back.read_text(encoding="utf-8").replace("shared: true\n", "")
+    text = back.read_text(encoding="utf-8").replace("shared: true\n", "").replace(
+        "elements:\n", "shared: false\nelements:\n")  # (its parent, back-ship, is shared)
     back.write_text(text + "  - {type: widget, widget: set_mark, box: [56.0, 2.5, 5.5, 5.5]}\n",
                     encoding="utf-8")
     monkeypatch.setattr(resources, "builtin_templates_root", lambda: root)

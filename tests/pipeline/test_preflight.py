@@ -205,7 +205,8 @@ def test_a_deliberately_bad_card_of_a_data_game(tmp_path):
     assert run_pnp("new", str(game)).returncode == 0
     template = game / "templates" / "hero.yaml"
     text = template.read_text(encoding="utf-8")
-    text = text.replace("fill: hero, bleed: [top, left, right]}", "fill: hero}")
+    text = text.replace("fill: {linear: [hero, hero_dark], angle: 0}}",
+                        "fill: {linear: [hero, hero_dark], angle: 0}, bleed: false}")
     text += ('  - {type: text, box: [-1.0, 60.0, 40.0, 6.0], text: "{name}", size: 8,\n'
              '     hyphenate: false}\n')
     template.write_text(text, encoding="utf-8")

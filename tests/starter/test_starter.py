@@ -41,8 +41,8 @@ def test_starter_is_a_whole_pack(starter: Path) -> None:
     files = sorted(str(p.relative_to(starter)) for p in starter.rglob("*") if p.is_file())
     assert files == ["README.md", "art/hero.png", "art/spell.svg", "decks/starter.yaml",
                      "game.yaml", "heroes.yaml", "icons/spark.svg", "locales/de.po",
-                     "spells.csv", "templates/back.yaml", "templates/hero.yaml",
-                     "templates/spell.yaml"]
+                     "spells.csv", "templates/back.yaml", "templates/card.yaml",
+                     "templates/hero.yaml", "templates/spell.yaml"]
     game = yaml.safe_load((starter / "game.yaml").read_text(encoding="utf-8"))
     assert (game["pack"], game["name"]) == ("dragon-duel", "Dragon Duel")
     assert set(game["kinds"]) == {"hero", "spell"}

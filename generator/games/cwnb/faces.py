@@ -26,8 +26,14 @@ CATEGORY_LABELS = {"attack": "Attack", "defense": "Defense", "special": "Special
                    "asw": "Attack / Defense"}
 
 
+#: the action layouts by category (attack and ASW cards: ``action`` itself, which they extend)
+ACTION_LAYOUTS = {"defense": "action-defense", "special": "action-special"}
+
+
 def front_template(card: Card) -> str:
-    return {"ship": "ship", "action": "action", "player_order": "order-summary"}[card.kind]
+    if isinstance(card, Action):
+        return ACTION_LAYOUTS.get(ACTION_CATEGORY[card.action], "action")
+    return {"ship": "ship", "player_order": "order-summary"}[card.kind]
 
 
 def back_template(card: Card) -> str:
