@@ -15,8 +15,12 @@ import pytest
 from pypdf import PdfReader
 
 # pnp keeps compiled SVG art in the user's cache too (generator.render.vectorart.user_art_folder):
-# the tests and the pnp processes they start use a folder of their own, never the user's
-os.environ["PNP_CACHE_DIR"] = tempfile.mkdtemp(prefix="pnp-test-cache-")
+# the tests and the pnp processes they start use a folder of their own, never the user's. One
+# folder per test process (each xdist worker is one), made once however often this module is
+# imported, and removed when the process's session ends (pytest_unconfigure).
+if os.environ.get("PNP_TEST_CACHE_PID") != str(os.getpid()):
+    os.environ["PNP_CACHE_DIR"] = tempfile.mkdtemp(prefix="pnp-test-cache-")
+    os.environ["PNP_TEST_CACHE_PID"] = str(os.getpid())
 
 ROOT = Path(__file__).resolve().parent.parent
 CWNB = ROOT / "cards" / "cwnb"
@@ -40,6 +44,30 @@ SHIP = """\
     hits_to_sink: 3
     guns: [5in]
 """
+
+
+#: the test files that take longest, slowest first (whole pnp sessions run twice, damaged
+#: caches, a wheel in a fresh venv, hostile packs): run before all others, so that under
+#: xdist (``make test``: --dist loadfile --no-loadscope-reorder) the two workers share them
+#: at the start instead of one of them ending the run alone
+SLOWEST_FIRST = ("test_portable.py", "test_cachelayer.py", "test_wheel.py", "test_fuzz.py",
+                 "test_safe_art.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        name = item.path.name
+        return SLOWEST_FIRST.index(name) if name in SLOWEST_FIRST else len(SLOWEST_FIRST)
+
+    items.sort(key=rank)  # (a stable sort: the order within each file is kept)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Remove this process's cache folder (the pnp processes the tests started have ended)."""
+    folder = Path(os.environ.get("PNP_CACHE_DIR") or ".")
+    if os.environ.get("PNP_TEST_CACHE_PID") == str(os.getpid()) and folder.name.startswith(
+            "pnp-test-cache-"):
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def write_pack(root: Path, files: dict[str, str | bytes], game: str = GAME_YAML) -> Path:

@@ -9,57 +9,51 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pdfplumber
 import pytest
+from conftest import CWNB, ROOT, SHIP, run_pnp
+from pdfread import page_texts
 from pypdf import PdfReader
 
 from generator.cache import usercache
 from generator.impose.sheets import SheetOptions
 from generator.pipeline.build import build
 from generator.render import sheetpdfs as sheetfiles
-from tests.conftest import CWNB, ROOT, SHIP, run_pnp
 
 
-def page_texts(pdf: Path) -> list[str]:
-    with pdfplumber.open(pdf) as document:
-        return [page.extract_text() for page in document.pages]
+@pytest.fixture(scope="module")
+def whole(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """cwnb built in one piece (21 sheets: one chunk), with the default options."""
+    return build(CWNB, (), None, SheetOptions(), tmp_path_factory.mktemp("whole")).out_dir
 
 
-def test_fronts_and_backs_are_the_pages_of_duplex(tmp_path: Path) -> None:
-    out = build(CWNB, (), None, SheetOptions(), tmp_path).out_dir
-    duplex = page_texts(out / "duplex.pdf")
-    assert page_texts(out / "fronts.pdf") == duplex[0::2]
-    assert page_texts(out / "backs.pdf") == duplex[1::2]
-    reader = PdfReader(out / "backs.pdf")
+def test_fronts_and_backs_are_the_pages_of_duplex(whole: Path) -> None:
+    duplex = page_texts(whole / "duplex.pdf")
+    assert page_texts(whole / "fronts.pdf") == duplex[0::2]
+    assert page_texts(whole / "backs.pdf") == duplex[1::2]
+    reader = PdfReader(whole / "backs.pdf")
     assert reader.metadata.title.endswith(": backs") and len(reader.pages) == 21
     for page in reader.pages:  # page boxes travel with the copied pages
         assert page.trimbox != page.mediabox
 
 
-@pytest.mark.parametrize("workers", ["1", "2"])
-def test_a_build_in_chunks_prints_the_same_pages(tmp_path: Path, monkeypatch,
-                                                 workers: str) -> None:
-    whole = build(CWNB, (), None, SheetOptions(), tmp_path / "whole").out_dir
-    monkeypatch.setattr(sheetfiles, "CHUNK_SHEETS", 6)  # 21 sheets: 4 chunks
-    monkeypatch.setenv("PNP_JOBS", workers)
-    chunked = build(CWNB, (), None, SheetOptions(), tmp_path / "chunked").out_dir
-    again = build(CWNB, (), None, SheetOptions(), tmp_path / "again").out_dir
-    for name in ("fronts.pdf", "backs.pdf", "duplex.pdf"):
-        assert page_texts(chunked / name) == page_texts(whole / name), name
-        assert (chunked / name).read_bytes() == (again / name).read_bytes(), name
-        boxes = [(p.trimbox, p.bleedbox) for p in PdfReader(chunked / name).pages]
-        assert boxes == [(p.trimbox, p.bleedbox) for p in PdfReader(whole / name).pages]
-    assert not list(chunked.glob(".*")), "the chunk files are removed"
-
-
-def test_workers_draw_the_same_bytes_as_one_process(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setattr(sheetfiles, "CHUNK_SHEETS", 8)
-    built = {}
+def test_a_build_in_chunks_prints_the_same_pages_in_one_process_or_two(
+        tmp_path: Path, monkeypatch, whole: Path) -> None:
+    """21 sheets in chunks of 6 (4 chunks), drawn in this process and by two workers: the same
+    bytes either way (so also the same bytes run after run), and the same pages, text and page
+    boxes, as the build in one piece."""
+    monkeypatch.setattr(sheetfiles, "CHUNK_SHEETS", 6)
+    chunked = {}
     for workers in ("1", "2"):
         monkeypatch.setenv("PNP_JOBS", workers)
-        built[workers] = build(CWNB, (), None, SheetOptions(), tmp_path / workers).out_dir
+        chunked[workers] = build(CWNB, (), None, SheetOptions(), tmp_path / workers).out_dir
     for name in ("fronts.pdf", "backs.pdf", "duplex.pdf", "manifest.json"):
-        assert (built["1"] / name).read_bytes() == (built["2"] / name).read_bytes(), name
+        assert (chunked["1"] / name).read_bytes() == (chunked["2"] / name).read_bytes(), name
+    for name in ("fronts.pdf", "backs.pdf", "duplex.pdf"):
+        assert page_texts(chunked["2"] / name) == page_texts(whole / name), name
+        boxes = [(p.trimbox, p.bleedbox) for p in PdfReader(chunked["2"] / name).pages]
+        assert boxes == [(p.trimbox, p.bleedbox) for p in PdfReader(whole / name).pages]
+    for folder in chunked.values():
+        assert not list(folder.glob(".*")), "the chunk files are removed"
 
 
 def test_an_unchanged_rebuild_is_skipped_and_any_change_rebuilds(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ import json
 import shutil
 import subprocess
 import sys
+import sysconfig
 import zipfile
 from email.parser import Parser
 from pathlib import Path
@@ -41,18 +42,35 @@ def _source_copy(target: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> tuple[Path, Path]:
-    """(the wheel, the pnp command of a fresh venv that has only that wheel installed)."""
+    """(the wheel, the pnp command of a fresh venv that has that wheel installed).
+
+    The venv borrows the dependencies from this one (a .pth line names this venv's
+    site-packages; the editable install's own .pth files are not read from there) instead of
+    installing them again: that took a minute and more of the suite, and a real install from
+    the index with every dependency is what CI's lowest-versions step does (.ci/run), while
+    test_portable checks that every import is a declared dependency. ``pip check`` still
+    holds the wheel's requirements against what the venv sees."""
     work = tmp_path_factory.mktemp("wheel")
     built = _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w",
                  str(work / "dist"), str(_source_copy(work / "src")), cwd=work)
     assert built.returncode == 0, built.stderr
     (wheel,) = (work / "dist").glob("*.whl")
     venv = work / "venv"
-    made = _run(sys.executable, "-m", "venv", str(venv), cwd=work)
+    made = _run(sys.executable, "-m", "venv", "--without-pip", str(venv), cwd=work)
     assert made.returncode == 0, made.stderr
-    pip = _run(str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", str(wheel),
-               cwd=work, timeout=900)
+    python = venv / "bin" / "python"
+    site = Path(_run(str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))",
+                     cwd=work).stdout.strip())
+    borrowed = {sysconfig.get_path("purelib"), sysconfig.get_path("platlib")}
+    (site / "borrowed-dependencies.pth").write_text("\n".join(sorted(borrowed)) + "\n",
+                                                    encoding="utf-8")
+    pip = _run(sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet",
+               "--no-deps", str(wheel), cwd=work)
     assert pip.returncode == 0, pip.stderr
+    checked = _run(sys.executable, "-m", "pip", "--python", str(python), "check", cwd=work)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    where = _run(str(python), "-c", "import generator; print(generator.__file__)", cwd=work)
+    assert Path(where.stdout.strip()).is_relative_to(site), where.stdout + where.stderr
     return wheel, venv / "bin" / "pnp"
 
 

@@ -11,13 +11,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import CWNB, ROOT
 
 from generator.cache import buildcache, usercache
 from generator.impose.sheets import SheetOptions
 from generator.pipeline import build as build_module
 from generator.pipeline.build import build
 from generator.proof.watch import ProofState, _SourceFilter
-from tests.conftest import CWNB, ROOT
 
 ROCKPOOL = ROOT / "cards" / "rockpool"
 

@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import ROOT, SHIP, copy_datagame, write_pack
 
 from generator.cache import usercache
-from tests.conftest import CWNB, ROOT
 
 ROCKPOOL = ROOT / "cards" / "rockpool"
 MAGIC = b"pnp-test 1\n"
@@ -140,8 +140,9 @@ def test_a_run_over_a_damaged_cache_is_a_run_without_one(tmp_path: Path, how: st
 
 def test_no_cache_writes_nothing_under_home(tmp_path: Path) -> None:
     """``PNP_CACHE_DIR=`` turns every cache off: validate, build, export and preview of a
-    built-in game and of a data game (CEL rules, whose parser lark would keep) leave the
-    home folder as they found it."""
+    built-in game and of a data game (CEL rules, whose parser lark would keep, SVG and raster
+    art, a table) leave the home folder as they found it. Small packs of each kind (two cwnb
+    ships, the data game of tests/fixtures) meet every cache that the shipped packs meet."""
     home = tmp_path / "home"
     home.mkdir()
     env = {**os.environ, "PNP_CACHE_DIR": "", "HOME": str(home), "USERPROFILE": str(home),
@@ -150,7 +151,9 @@ def test_no_cache_writes_nothing_under_home(tmp_path: Path) -> None:
            "XDG_STATE_HOME": str(home / ".local" / "state")}
     work = tmp_path / "work"
     work.mkdir()
-    for pack in (CWNB, ROCKPOOL):
+    ships = write_pack(tmp_path / "ships", {"cards/ships.yaml": "cards:\n" + SHIP.format(id="a")
+                                            + SHIP.format(id="b")})
+    for pack in (ships, copy_datagame(tmp_path)):
         for command in (["validate", str(pack)],
                         ["build", str(pack), "--out", str(work / "out")],
                         ["export", str(pack), "--to", "card-pdf", "--out", str(work / "out")],

@@ -15,9 +15,9 @@ from importlib.metadata import version
 from pathlib import Path
 
 import click
-import pdfplumber
 import pytest
 from conftest import CWNB, ROOT
+from pdfread import open_pdf
 
 from generator.cli.main import COMMANDS, cli, main
 from generator.cli.output import echo
@@ -283,8 +283,8 @@ def test_values_flags_and_defaults_arrive_as_the_command_expects(capsys, recorde
 
 
 def front_hairlines(pdf_path) -> int:
-    with pdfplumber.open(pdf_path) as pdf:
-        return sum(1 for line in pdf.pages[0].lines if line["linewidth"] < 0.3)
+    with open_pdf(pdf_path) as pages:
+        return sum(1 for line in pages[0].lines if line.linewidth < 0.3)
 
 
 def test_no_cut_lines_builds_fronts_without_them(tmp_path):

@@ -7,12 +7,11 @@ import json
 import shutil
 from pathlib import Path
 
-import pdfplumber
 import pytest
+from conftest import ROOT, run_pnp
+from conftest import copy_datagame as copy_pack
+from pdfread import open_pdf, pdf_text
 from pypdf import PdfReader
-
-from tests.conftest import ROOT, run_pnp
-from tests.conftest import copy_datagame as copy_pack
 
 FIXTURE = ROOT / "tests" / "fixtures" / "datagame"
 VERA = Path(__import__("reportlab").__file__).parent / "fonts" / "Vera.ttf"
@@ -78,39 +77,37 @@ def test_each_raster_image_is_embedded_once_and_svg_stays_vectors(built) -> None
 
 
 def test_translated_texts_and_labels_are_in_the_pdf(built) -> None:
-    with pdfplumber.open(built["de"] / "fronts.pdf") as pdf:
-        fronts = "\n".join(page.extract_text() for page in pdf.pages)
-    with pdfplumber.open(built["de"] / "backs.pdf") as pdf:
-        backs = pdf.pages[0].extract_text()
+    fronts = pdf_text(built["de"] / "fronts.pdf")
+    with open_pdf(built["de"] / "backs.pdf") as pages:
+        backs = pages[0].text()
     assert "Glutkobold" in fronts and "Feuerball" in fronts and "Stärke" in fronts
     assert "Ember Imp" not in fronts
     assert "GLUTFALL" in backs
 
 
 def test_csv_values_and_list_fields_are_printed(built) -> None:
-    with pdfplumber.open(built["en"] / "fronts.pdf") as pdf:
-        text = "\n".join(page.extract_text() for page in pdf.pages)
+    text = pdf_text(built["en"] / "fronts.pdf")
     assert "legend, dragon" in text  # a list field joined for print
     assert "Deal 3 damage." in text  # a card from spells.csv
 
 
 def test_cover_art_is_cropped_to_its_box_with_bleed_on_outer_edges(built) -> None:
-    with pdfplumber.open(built["en"] / "fronts.pdf") as pdf:
-        page = pdf.pages[0]
-        images = page.images
+    with open_pdf(built["en"] / "fronts.pdf") as pages:
+        images = pages[0].images
     assert len(images) == 3  # two imps and the dragon on the first sheet
     placed = json.loads((built["en"] / "manifest.json").read_text())["pages"][0]["cards"]
     first = placed[0]
     mm = 72 / 25.4
-    imp = min(images, key=lambda i: i["x0"])
+    imp = min(images, key=lambda i: i.x0)
     # cover: the box with bleed on top, left and right is 66.5 x 49.5 mm, wider than the
     # 900 x 700 image, so the image takes the box's width and its height is cropped by the
     # clip around the box, centred on it
-    assert imp["width"] / mm == pytest.approx(63.5 + 2 * 1.5, abs=0.05)
-    assert imp["width"] / imp["height"] == pytest.approx(900 / 700, abs=0.01)
-    assert imp["x0"] / mm == pytest.approx(first["x_mm"] - 1.5, abs=0.05)
+    assert imp.px == (900, 700)
+    assert imp.width / mm == pytest.approx(63.5 + 2 * 1.5, abs=0.05)
+    assert imp.width / imp.height == pytest.approx(900 / 700, abs=0.01)
+    assert imp.x0 / mm == pytest.approx(first["x_mm"] - 1.5, abs=0.05)
     box_middle = first["y_mm"] - 1.5 + 49.5 / 2
-    assert (imp["top"] + imp["bottom"]) / 2 / mm == pytest.approx(box_middle, abs=0.05)
+    assert (imp.top + imp.bottom) / 2 / mm == pytest.approx(box_middle, abs=0.05)
 
 
 def test_pack_font_is_embedded_and_a_missing_glyph_is_a_finding(tmp_path: Path) -> None:

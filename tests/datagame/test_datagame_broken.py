@@ -8,8 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-from tests.conftest import ROOT, run_pnp
+from conftest import ROOT, run_pnp
 
 BROKEN = ROOT / "tests" / "fixtures" / "datagame-broken"
 

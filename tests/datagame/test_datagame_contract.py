@@ -22,13 +22,12 @@ import sys
 import zlib
 from pathlib import Path
 
-import pdfplumber
 import polib
 import pytest
 import yaml
+from conftest import ROOT, pdf_images, run_pnp
+from pdfread import open_pdf, pdf_text
 from pypdf import PdfReader
-
-from tests.conftest import ROOT, pdf_images, run_pnp
 
 FIXTURES = ROOT / "tests" / "fixtures"
 GAME = "emberfall"
@@ -83,11 +82,6 @@ def set_field(path: Path, card: str, field: str, value: str) -> None:
     path.write_text(text[:start] + block + text[end:], encoding="utf-8")
 
 
-def pdf_text(pdf: Path) -> str:
-    with pdfplumber.open(pdf) as document:
-        return "\n".join(page.extract_text() or "" for page in document.pages)
-
-
 def close(a: tuple, b: tuple) -> bool:
     return len(a) == len(b) and all(abs(x - y) < 0.01 for x, y in zip(a, b, strict=True))
 
@@ -140,9 +134,8 @@ def test_fonts_are_embedded_and_the_pack_font_prints_the_titles(german: Path) ->
         descendant = font["/DescendantFonts"][0].get_object() if "/DescendantFonts" in font \
             else font
         assert "/FontFile2" in descendant["/FontDescriptor"].get_object()
-    with pdfplumber.open(german / "fronts.pdf") as pdf:
-        words = pdf.pages[0].extract_words(extra_attrs=["fontname"])
-    fonts_of = {w["text"]: w["fontname"].split("+")[1] for w in words}
+    with open_pdf(german / "fronts.pdf") as pages:
+        fonts_of = {word.text: word.fontname for word in pages[0].words()}
     assert fonts_of["Aschenkobold"] == "Alegreya-Bold"  # a name: font: title
     assert fonts_of["Stärke"] == "PTSans-Narrow"  # a label: font: narrow
 
@@ -172,13 +165,12 @@ def test_csv_cells_are_typed_by_the_schema(german: Path) -> None:
 
 def test_colour_placeholders_work_in_every_element(german: Path) -> None:
     """``"{school}"`` as a rect fill, a line stroke, a label colour and the set mark's colour."""
-    with pdfplumber.open(german / "fronts.pdf") as pdf:
-        page = next(p for p in pdf.pages if "Feuerpfeil" in (p.extract_text() or ""))
-        strokes = {tuple(round(c, 3) for c in line["stroking_color"]) for line in page.lines}
-        fills = {tuple(round(c, 3) for c in rect["non_stroking_color"]) for rect in page.rects
-                 if rect["non_stroking_color"] and rect["fill"]}
-        spell = {tuple(round(c, 3) for c in ch["non_stroking_color"]) for ch in page.chars
-                 if ch["text"] == "Z" and ch["fontname"].endswith("NarrowBold")}
+    with open_pdf(german / "fronts.pdf") as pages:
+        page = next(p for p in pages if "Feuerpfeil" in p.text())
+        strokes = {line.stroke for line in page.lines if line.stroke}
+        fills = {rect.fill for rect in page.rects if rect.fill}
+        spell = {ch.fill for ch in page.chars
+                 if ch.text == "Z" and ch.fontname.endswith("NarrowBold")}
     for colour in (FIRE, FROST, SHADOW):
         assert any(close(colour, s) for s in strokes), colour
         assert any(close(colour, f) for f in fills), colour
@@ -189,19 +181,20 @@ def test_art_is_fitted_and_bleeds_past_the_trim(with_expansion: Path) -> None:
     manifest = json.loads((with_expansion / "manifest.json").read_text(encoding="utf-8"))
     first = manifest["pages"][0]["cards"][0]
     assert first["id"] == "cinder-imp"
-    with pdfplumber.open(with_expansion / "fronts.pdf") as pdf:
-        images = pdf.pages[0].images
+    with open_pdf(with_expansion / "fronts.pdf") as pages:
+        images = pages[0].images
     x, w = first["x_mm"] * MM, first["w_mm"] * MM
-    art = min(images, key=lambda i: (round(i["top"]), i["x0"]))  # top-left card's picture
+    art = min(images, key=lambda i: (round(i.top), i.x0))  # top-left card's picture
     # cover: the 840 x 540 px scene fills the 63.5 mm window plus the side bleed, and crops
-    assert art["x0"] < x - 1 and art["x1"] > x + w + 1
-    assert art["width"] / art["height"] == pytest.approx(840 / 540, rel=0.01)
-    with pdfplumber.open(with_expansion / "fronts.pdf") as pdf:
-        page = next(p for p in pdf.pages if "Night Pact" in (p.extract_text() or ""))
-        pact = next(i for i in page.images if i["srcsize"] == (840, 540))
+    assert art.px == (840, 540)
+    assert art.x0 < x - 1 and art.x1 > x + w + 1
+    assert art.width / art.height == pytest.approx(840 / 540, rel=0.01)
+    with open_pdf(with_expansion / "fronts.pdf") as pages:
+        page = next(p for p in pages if "Night Pact" in p.text())
+        pact = next(i for i in page.images if i.px == (840, 540))
     # contain: the whole picture inside its 51.5 x 34 mm box, as wide as the box allows
-    assert pact["width"] == pytest.approx(51.5 * MM, abs=0.5)
-    assert pact["height"] < 34 * MM
+    assert pact.width == pytest.approx(51.5 * MM, abs=0.5)
+    assert pact.height < 34 * MM
 
 
 def test_expansions_of_a_data_game(work: Path, with_expansion: Path) -> None:

@@ -11,14 +11,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pdfplumber
 import pypdfium2 as pdfium
 import pytest
 import yaml
+from conftest import pdf_images
+from pdfread import open_pdf
 from PIL import Image
 from pypdf import PdfReader
-
-from tests.conftest import pdf_images
 
 ROCKPOOL = Path(__file__).resolve().parents[2] / "cards" / "rockpool"
 BLEED_MM = 1.5
@@ -60,8 +59,8 @@ def page_of(folder: Path, card: str, side: str = "front") -> tuple[int, dict]:
 
 
 def page_text(pdf: Path, index: int) -> str:
-    with pdfplumber.open(pdf) as doc:
-        return re.sub(r"\s+", " ", doc.pages[index].extract_text() or "")
+    with open_pdf(pdf) as pages:
+        return re.sub(r"\s+", " ", pages[index].text())
 
 
 # --- the shipped pack is clean ------------------------------------------------------------------

@@ -7,10 +7,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pdfplumber
 import polib
 import pytest
 from conftest import ROOT, copy_vocabulary, run_pnp
+from pdfread import open_pdf
 
 
 def edit(path: Path, old: str, new: str) -> None:
@@ -128,12 +128,11 @@ def test_extends_overrides_named_elements_and_adds_the_others(tmp_path: Path) ->
     result = run_pnp("build", str(ROOT / "tests" / "fixtures" / "vocabulary"), "--out",
                      str(out), "--duplex", "none")
     assert result.returncode == 0, result.stderr
-    with pdfplumber.open(out / "vocab" / "en" / "a4" / "fronts.pdf") as pdf:
-        ships = pdf.pages[0].extract_words(extra_attrs=["non_stroking_color"])
-        port = pdf.pages[1].extract_words(extra_attrs=["non_stroking_color"])
-    title = {w["text"]: w["non_stroking_color"] for w in ships + port}
+    with open_pdf(out / "vocab" / "en" / "a4" / "fronts.pdf") as pages:
+        ships, port = pages[0].words(), pages[1].words()
+    title = {w.text: w.fill for w in ships + port}
     # overridden in place: each title printed once, in its template's colour
-    assert [w["text"] for w in ships + port].count("Harbour") == 1
+    assert [w.text for w in ships + port].count("Harbour") == 1
     assert title["Tramp"] == pytest.approx((0xfb / 255, 0xf6 / 255, 0xea / 255), abs=0.002)
     assert title["Harbour"] == pytest.approx((0xd9 / 255, 0xa1 / 255, 0x3b / 255), abs=0.002)
     assert {"1/3", "2/3", "3/3", "1/1"} <= set(title)  # the base's number, inherited by both
@@ -181,8 +180,8 @@ def test_x_labels_print_translated_and_reach_the_catalog(tmp_path: Path) -> None
     out = tmp_path / "out"
     assert run_pnp("build", str(pack), "--locale", "de", "--out", str(out), "--duplex",
                    "none").returncode == 0
-    with pdfplumber.open(out / "vocab" / "de" / "a4" / "fronts.pdf") as pdf:
-        text = pdf.pages[0].extract_text()
+    with open_pdf(out / "vocab" / "de" / "a4" / "fronts.pdf") as pages:
+        text = pages[0].text()
     assert "Frachter" in text and "Korvette" in text and "freighter" not in text
 
 

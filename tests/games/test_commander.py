@@ -8,9 +8,9 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
-import pdfplumber
 import pytest
 from conftest import ROOT, SHIP, doc_rule_rows, last_covered_line, run_pnp, write_pack
+from pdfread import open_pdf, pdf_text
 
 from generator.games import get_game
 from generator.games.commander import notation
@@ -465,22 +465,17 @@ def builds(tmp_path_factory):
     return result
 
 
-def _pdf_text(path: Path) -> str:
-    with pdfplumber.open(path) as pdf:
-        return "\n".join(page.extract_text() or "" for page in pdf.pages)
-
-
 def test_the_russian_pdf_prints_the_cards(builds):
-    text = _pdf_text(builds["ru"] / "fronts.pdf")
+    text = pdf_text(builds["ru"] / "fronts.pdf")
     for expected in ("Линкор класса «Левиафан»", "Собственное наименование", "014/071",
                      "12(8)", "2/4", "4-4", "ДОПОЛНИТЕЛЬНОЕ УСЛОВИЕ ПОБЕДЫ", "ВАРИАНТ 2",
                      "Специальная: только во время игры".upper(), "КАРТА КОМАНДОРА"):
         assert expected in text, expected
-    assert "ПУТЬ" in _pdf_text(builds["ru"] / "backs.pdf")
+    assert "ПУТЬ" in pdf_text(builds["ru"] / "backs.pdf")
 
 
 def test_the_english_pdf_prints_the_translation(builds):
-    text = _pdf_text(builds["en"] / "fronts.pdf")
+    text = pdf_text(builds["en"] / "fronts.pdf")
     for expected in ("Leviathan-class battleship", "Proper name", "Hull", "Crew",
                      "Laser batteries (LB)", "EXTRA VICTORY CONDITION", "Heavy · battleship",
                      "014/071", "COMMANDER CARD"):
@@ -492,16 +487,16 @@ def test_the_english_pdf_prints_the_translation(builds):
 def _words_in(pdf_path: Path, manifest: dict, card_id: str, box_mm: tuple[float, ...]):
     """Words printed inside ``box_mm`` (x, y, w, h on the card) of the first copy of a card."""
     to_pt = 72 / 25.4
-    with pdfplumber.open(pdf_path) as pdf:
+    with open_pdf(pdf_path) as pages:
         for page in manifest["pages"]:
             hit = next((c for c in page["cards"] if c["id"] == card_id), None)
             if hit is None or page["side"] != "front":
                 continue
             x0, y0 = (hit["x_mm"] + box_mm[0]) * to_pt, (hit["y_mm"] + box_mm[1]) * to_pt
             x1, y1 = x0 + box_mm[2] * to_pt, y0 + box_mm[3] * to_pt
-            words = pdf.pages[page["index"] - 1].extract_words()
-            return [w["text"] for w in words if x0 <= w["x0"] and w["x1"] <= x1
-                    and y0 <= w["top"] and w["bottom"] <= y1]
+            words = pages[page["index"] - 1].words()
+            return [w.text for w in words if x0 <= w.x0 and w.x1 <= x1
+                    and y0 <= w.top and w.bottom <= y1]
     return []
 
 

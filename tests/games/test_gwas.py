@@ -8,9 +8,9 @@ import json
 import re
 from pathlib import Path
 
-import pdfplumber
 import pytest
 from conftest import ROOT, SHIP, doc_rule_rows, last_covered_line, run_pnp, write_pack
+from pdfread import open_pdf, pdf_text
 
 from generator.core.findings import Severity
 from generator.games.gwas import COUNTER_SIZE
@@ -559,24 +559,22 @@ def test_counter_sheet_has_cut_lines_and_crop_marks_clear_of_label_and_targets(b
     (front,) = _counter_pages(doc, "front")
     x0, y0 = front["grid"]["x0_mm"], front["grid"]["y0_mm"]
     pt = 72 / 25.4
-    with pdfplumber.open(builds[key] / "fronts.pdf") as pdf:
-        page = pdf.pages[front["index"] - 1]
-        lines = page.lines
-        height_pt = float(page.height)
-    verticals = [ln for ln in lines if abs(ln["x0"] - ln["x1"]) < 0.01]
-    cut = {round(ln["x0"] / pt - x0, 2) for ln in verticals if ln["linewidth"] < 0.3}
+    with open_pdf(builds[key] / "fronts.pdf") as pages:
+        lines = pages[front["index"] - 1].lines
+    verticals = [ln for ln in lines if abs(ln.x0 - ln.x1) < 0.01]
+    cut = {round(ln.x0 / pt - x0, 2) for ln in verticals if ln.linewidth < 0.3}
     assert {round(12.7 * i, 2) for i in range(front["grid"]["cols"] + 1)} <= cut
     grid_bottom = y0 + 12.7 * front["grid"]["rows"]
-    crop = [ln for ln in verticals if ln["linewidth"] >= 0.5
-            and (ln["bottom"] / pt < y0 or ln["top"] / pt > grid_bottom)]
+    crop = [ln for ln in verticals if ln.linewidth >= 0.5
+            and (ln.bottom / pt < y0 or ln.top / pt > grid_bottom)]
     assert len(crop) >= front["grid"]["cols"] + 1
-    assert all(ln["bottom"] - ln["top"] >= 4.9 * pt for ln in crop)
+    assert all(ln.bottom - ln.top >= 4.9 * pt for ln in crop)
     targets = _registration_boxes(SheetOptions(paper=doc["paper"]["name"]))
     for ln in lines:
-        if ln["linewidth"] < 0.5:
+        if ln.linewidth < 0.5:
             continue
-        x1, x2 = sorted((ln["x0"] / pt, ln["x1"] / pt))
-        y1, y2 = sorted(((height_pt - ln["y0"]) / pt, (height_pt - ln["y1"]) / pt))
+        x1, x2 = ln.x0 / pt, ln.x1 / pt
+        y1, y2 = ln.top / pt, ln.bottom / pt
         for tx, ty, tw, th in targets:
             crosses_target = x1 <= tx + tw and x2 >= tx and y1 <= ty + th and y2 >= ty
             is_target = tx - 0.1 <= x1 and x2 <= tx + tw + 0.1
@@ -605,8 +603,7 @@ EXPECTED_TEXTS = {
 @pytest.mark.parametrize("key", [("ru", "a4", "long"), ("en", "letter", "short")])
 def test_pdfs_carry_the_texts_of_their_language(builds, key):
     locale = key[0]
-    with pdfplumber.open(builds[key] / "fronts.pdf") as pdf:
-        text = "\n".join(page.extract_text() or "" for page in pdf.pages)
+    text = pdf_text(builds[key] / "fronts.pdf")
     for expected in EXPECTED_TEXTS[locale]:
         assert expected in text, expected
     other = EXPECTED_TEXTS["en" if locale == "ru" else "ru"]

@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pdfplumber
+import pikepdf
 import pytest
 from conftest import CWNB, run_pnp
+from pdfread import open_pdf
 from pypdf import PdfReader
 
 from generator.impose.sheets import PAPERS, SheetOptions, compute_grid
@@ -106,15 +107,14 @@ def test_crop_marks_sit_outside_the_grid_and_are_visible(builds):
     doc = manifest(folder)
     x0, y0 = doc["grid"]["x0_mm"], doc["grid"]["y0_mm"]
     column_edges = [x0 + i * CARD_W for i in range(4)]
-    with pdfplumber.open(folder / "fronts.pdf") as pdf:
-        page = pdf.pages[0]
-        lines = page.lines
-    assert all(line["linewidth"] >= 0.25 for line in lines)
-    above_grid = [line for line in lines if line["bottom"] / PT < y0 - 1.0
-                  and abs(line["x0"] - line["x1"]) < 0.01]
-    found = sorted({round(line["x0"] / PT, 2) for line in above_grid})
+    with open_pdf(folder / "fronts.pdf") as pages:
+        lines = pages[0].lines
+    assert all(line.linewidth >= 0.25 for line in lines)
+    above_grid = [line for line in lines if line.bottom / PT < y0 - 1.0
+                  and abs(line.x0 - line.x1) < 0.01]
+    found = sorted({round(line.x0 / PT, 2) for line in above_grid})
     assert found == pytest.approx(column_edges, abs=0.01)
-    assert all(line["linewidth"] >= 0.5 for line in above_grid)
+    assert all(line.linewidth >= 0.5 for line in above_grid)
 
 
 def test_back_offset_shifts_back_pages_only(tmp_path):
@@ -141,29 +141,21 @@ def test_same_input_same_bytes(builds, tmp_path):
 
 
 def test_fonts_are_embedded_subsets_and_no_base14_font(builds):
-    reader = PdfReader(builds[("a4", "long")] / "fronts.pdf")
-    fonts = {}
-    for obj_id in range(1, len(reader.xref_objStm) + 2000):
-        try:
-            obj = reader.get_object(obj_id)
-        except Exception:
-            continue
-        if hasattr(obj, "get") and obj.get("/Type") == "/Font":
-            fonts[str(obj.get("/BaseFont"))] = obj
-    assert fonts, "no fonts found"
-    for name, font in fonts.items():
-        assert "Helvetica" not in name and "Times" not in name
-        descendant = font["/DescendantFonts"][0].get_object() if "/DescendantFonts" in font \
-            else font
-        descriptor = descendant["/FontDescriptor"].get_object()
-        assert "/FontFile2" in descriptor, name
-        assert "+" in name, f"{name} is not a subset"
+    with pikepdf.open(builds[("a4", "long")] / "fronts.pdf") as pdf:
+        fonts = {str(obj.BaseFont): obj for obj in pdf.objects
+                 if isinstance(obj, pikepdf.Dictionary) and obj.get("/Type") == "/Font"}
+        assert fonts, "no fonts found"
+        for name, font in fonts.items():
+            assert "Helvetica" not in name and "Times" not in name
+            descendant = font.DescendantFonts[0] if "/DescendantFonts" in font else font
+            assert "/FontFile2" in descendant.FontDescriptor, name
+            assert "+" in name, f"{name} is not a subset"
 
 
 def test_card_text_is_really_in_the_pdf(builds):
-    with pdfplumber.open(builds[("a4", "long")] / "fronts.pdf") as pdf:
-        ship_sheet = pdf.pages[14].extract_text()
-        action_sheet = pdf.pages[0].extract_text()
+    with open_pdf(builds[("a4", "long")] / "fronts.pdf") as pages:
+        ship_sheet = pages[14].text()
+        action_sheet = pages[0].text()
     assert "USS Nimitz" in ship_sheet and "Hits to Sink" in ship_sheet
     assert "Gun Attack 3in" in action_sheet
 
@@ -191,9 +183,9 @@ def test_russian_build_prints_russian_names_and_labels_on_the_right_pages(tmp_pa
     assert doc["locale"] == "ru"
     pages = {c["id"]: p["index"] for p in doc["pages"] if p["side"] == "front"
              for c in p["cards"]}
-    with pdfplumber.open(out / "fronts.pdf") as pdf:
+    with open_pdf(out / "fronts.pdf") as fronts:
         def text_of(card_id: str) -> str:
-            return " ".join(pdf.pages[pages[card_id] - 1].extract_text().split())
+            return " ".join(fronts[pages[card_id] - 1].text().split())
 
         assert "Нимиц" in text_of("uss-nimitz") and "Чтобы утопить" in text_of("uss-nimitz")
         assert "Очки" in text_of("uss-nimitz") and "Атомный авианосец" in text_of("uss-nimitz")
@@ -201,10 +193,10 @@ def test_russian_build_prints_russian_names_and_labels_on_the_right_pages(tmp_pa
         assert "Орудийный обстрел" in text_of("gun-5in")
         assert "Таблица акций" in text_of("order-1")
         assert "Gun Attack" not in text_of("gun-5in")
-    with pdfplumber.open(out / "backs.pdf") as pdf:
+    with open_pdf(out / "backs.pdf") as backs:
         back_pages = {c["id"]: p["index"] for p in doc["pages"] if p["side"] == "back"
                       for c in p["cards"]}
-        assert "ПОДБИТ" in pdf.pages[back_pages["uss-nimitz"] - 1].extract_text()
+        assert "ПОДБИТ" in backs[back_pages["uss-nimitz"] - 1].text()
 
 
 @pytest.mark.parametrize(("paper", "duplex"), [("a4", "long"), ("letter", "short")])

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pdfplumber
 import pytest
 from conftest import CWNB, ROOT, run_pnp
+from pdfread import open_pdf
 from pypdf import PdfReader
 
 from generator.impose.sheets import PAPERS, SheetOptions, compute_grid
@@ -70,11 +70,10 @@ def test_gutter_spaces_the_cards_and_each_keeps_its_bleed(gutter_build):
     assert second["x_mm"] - (first["x_mm"] + first["w_mm"]) == pytest.approx(6.0)
     assert below["y_mm"] - (first["y_mm"] + first["h_mm"]) == pytest.approx(6.0)
     # the first card's background shows 2 mm past its right edge, then bare paper, then the next
-    with pdfplumber.open(gutter_build / "fronts.pdf") as pdf:
-        image = pdf.pages[0]
+    with open_pdf(gutter_build / "fronts.pdf") as pages:
         right = (first["x_mm"] + first["w_mm"]) * PT
         middle = (first["y_mm"] + first["h_mm"] / 2) * PT
-        picture = image.to_image(resolution=144).original.convert("RGB")
+        picture = pages[0].render(dpi=144)
         scale = 144 / 72
         inside_bleed = picture.getpixel((int((right + 1.0 * PT) * scale), int(middle * scale)))
         in_gap = picture.getpixel((int((right + 3.0 * PT) * scale), int(middle * scale)))
@@ -89,13 +88,12 @@ def test_crop_marks_mark_both_edges_of_every_gutter(gutter_build):
     card_w = doc["pages"][0]["cards"][0]["w_mm"]
     edges = sorted({round(grid["x0_mm"] + c * (card_w + 6.0) + e, 2)
                     for c in range(grid["cols"]) for e in (0.0, card_w)})
-    with pdfplumber.open(gutter_build / "fronts.pdf") as pdf:
-        lines = pdf.pages[0].lines
-    above = sorted({round(line["x0"] / PT, 2) for line in lines
-                    if line["bottom"] / PT < grid["y0_mm"] - 1
-                    and abs(line["x0"] - line["x1"]) < 0.01})
+    with open_pdf(gutter_build / "fronts.pdf") as pages:
+        lines = pages[0].lines
+    above = sorted({round(line.x0 / PT, 2) for line in lines
+                    if line.bottom / PT < grid["y0_mm"] - 1 and abs(line.x0 - line.x1) < 0.01})
     assert above == pytest.approx(edges, abs=0.02)
-    assert all(line["linewidth"] >= 0.25 for line in lines)
+    assert all(line.linewidth >= 0.25 for line in lines)
 
 
 @pytest.mark.parametrize("paper", sorted(PAPERS))

@@ -1,6 +1,6 @@
 """``pnp tuckbox``: a box that holds the deck, measured from the lines it draws.
 
-The fold lines (dashed) are read back from the PDF (pdfplumber): the distances between them
+The fold lines (dashed) are read back from the PDF (pdfium): the distances between them
 are the panels, which must be the inner size ``tuckbox.json`` states, itself the card's trim
 plus 1 mm and the stack's depth (cards x thickness + 2 mm). Cut lines are solid; the names are
 in the box's locale; the back panel carries the cards' back.
@@ -11,11 +11,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pdfplumber
 import pypdfium2 as pdfium
 import pytest
 import yaml
 from conftest import ROOT, run_pnp
+from pdfread import open_pdf
 
 MM = 72 / 25.4
 CWNB_DECK = ROOT / "tests" / "fixtures" / "decks" / "cwnb-actions.yaml"
@@ -32,15 +32,15 @@ def make_box(tmp_path: Path, pack: Path, *args: str) -> tuple[Path, dict]:
 
 def drawn_lines(pdf: Path) -> tuple[list[dict], list[dict], tuple[float, float]]:
     """The dashed (fold) and the solid black (cut) straight lines, in mm, and the page size."""
-    with pdfplumber.open(pdf) as document:
-        page = document.pages[0]
+    with open_pdf(pdf) as pages:
+        page = pages[0]
         size = (page.width / MM, page.height / MM)
         folds, cuts = [], []
         for line in page.lines:
-            shape = {k: line[k] / MM for k in ("x0", "x1", "top", "bottom")}
-            if line["dash"] and line["dash"][0]:  # (a solid line's dash is ([], 0))
-                folds.append(shape | {"color": line["stroking_color"]})
-            elif line["stroking_color"] in ((0, 0, 0), (0,), [0, 0, 0]):
+            shape = {k: getattr(line, k) / MM for k in ("x0", "x1", "top", "bottom")}
+            if line.dash:  # (a solid line's dash is ())
+                folds.append(shape | {"color": line.stroke})
+            elif line.stroke == (0, 0, 0):
                 cuts.append(shape)
     return folds, cuts, size
 
@@ -104,8 +104,8 @@ def test_names_are_in_the_boxs_locale_and_the_back_carries_the_cards_back(
         tmp_path: Path, pack: Path, deck: str, locale: str, game: str,
         deck_name: str | None) -> None:
     folder, box = make_box(tmp_path, pack, "--deck", deck, "--locale", locale)
-    with pdfplumber.open(folder / "tuckbox.pdf") as pdf:
-        text = pdf.pages[0].extract_text().replace("\n", " ")
+    with open_pdf(folder / "tuckbox.pdf") as pages:
+        text = pages[0].text().replace("\n", " ")
     assert box["game"] == game and all(word in text for word in game.split())
     if deck_name:
         assert box["deck"] == deck_name and deck_name in text

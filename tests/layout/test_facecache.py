@@ -10,6 +10,7 @@ import zlib
 from pathlib import Path
 
 import pytest
+from conftest import CWNB, ROOT
 
 from generator.cache import usercache
 from generator.impose.sheets import SheetOptions
@@ -18,7 +19,6 @@ from generator.layout import faces as cardfaces
 from generator.pipeline.build import build
 from generator.pipeline.prepare import FaceCacheFolder, Prepared, prepare
 from generator.render import sheetpdfs as sheetfiles
-from tests.conftest import CWNB, ROOT
 
 ROCKPOOL = ROOT / "cards" / "rockpool"
 LONG_NAME = "Admiral " + "Wordsworth " * 12

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import CWNB, run_pnp
 
 from generator.impose.sheets import SheetOptions
 from generator.layout import faces as cardfaces
@@ -15,7 +16,6 @@ from generator.pipeline.build import build
 from generator.pipeline.localecheck import localizer_for
 from generator.pipeline.validate import validate
 from generator.runtime import forked
-from tests.conftest import CWNB, run_pnp
 
 TOO_LONG = "Admiral of the Fleet Sergey Georgiyevich Gorshkov the Indomitable Reformer"
 ALSO_TOO_LONG = ("Almirante Guillermo Brown, Padre de la Armada Argentina y de la Flota del Sur, "

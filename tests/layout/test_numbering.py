@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pdfplumber
 import pytest
 from conftest import VOCABULARY, run_pnp
+from pdfread import open_pdf
 
 MM = 72 / 25.4
 
@@ -18,18 +18,18 @@ def printed_numbers(folder: Path) -> dict[str, str]:
     """Card id -> the ``n/t`` text printed within its trim on the front sheets."""
     manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
     found: dict[str, str] = {}
-    with pdfplumber.open(folder / "fronts.pdf") as pdf:
+    with open_pdf(folder / "fronts.pdf") as pages:
         for page in manifest["pages"]:
             if page["side"] != "front":
                 continue
-            words = pdf.pages[page["index"] - 1].extract_words()
+            words = pages[page["index"] - 1].words()
             for card in page["cards"]:
                 x, y = card["x_mm"] * MM, card["y_mm"] * MM
                 w, h = card["w_mm"] * MM, card["h_mm"] * MM
-                inside = [word["text"] for word in words
-                          if x <= word["x0"] and word["x1"] <= x + w
-                          and y <= word["top"] and word["bottom"] <= y + h
-                          and "/" in word["text"] and word["text"].replace("/", "").isdigit()]
+                inside = [word.text for word in words
+                          if x <= word.x0 and word.x1 <= x + w
+                          and y <= word.top and word.bottom <= y + h
+                          and "/" in word.text and word.text.replace("/", "").isdigit()]
                 assert len(inside) == 1, (card["id"], inside)
                 found[card["id"]] = inside[0]
     return found

@@ -1,6 +1,6 @@
 """Rich text: ``<b> <i> <u> <font color>`` in card texts, translations and labels.
 
-The printed PDF is read back (pdfplumber): each styled word in its font and colour, the
+The printed PDF is read back (pdfium): each styled word in its font and colour, the
 underline drawn under its word; text fitting measures the runs as they print and hyphenates
 across a change of style; mistakes in the markup and translations that drop tags are findings
 at their place.
@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pdfplumber
 import pytest
 from conftest import VOCABULARY, copy_vocabulary, run_pnp
+from pdfread import Shape, Word, open_pdf
 
 from generator.layout.engine import text_ops
 from generator.layout.ops import Image, Text
@@ -30,43 +30,42 @@ def fronts(tmp_path_factory) -> Path:
     return out / "vocab" / "en" / "a4" / "fronts.pdf"
 
 
-def _words(pdf: Path) -> dict[str, dict]:
-    with pdfplumber.open(pdf) as document:
-        page = document.pages[0]
-        words = page.extract_words(extra_attrs=["fontname", "non_stroking_color"])
-        return {word["text"]: word for word in words} | {"_lines": page.lines}
+def _words(pdf: Path) -> tuple[dict[str, Word], list[Shape]]:
+    """The first page's words by their text, and its lines."""
+    with open_pdf(pdf) as pages:
+        return {word.text: word for word in pages[0].words()}, pages[0].lines
 
 
 def test_styled_words_print_in_their_own_fonts(fronts: Path) -> None:
-    words = _words(fronts)
-    assert words["slow"]["fontname"].endswith("+PTSans-Bold")
-    assert words["cheap"]["fontname"].endswith("+PTSans-Italic")
-    assert words["both"]["fontname"].endswith("+PTSans-BoldItalic")
-    assert words["ship"]["fontname"].endswith("+PTSans-Regular")  # plain around them
-    assert words["twice"]["fontname"].endswith("+PTSans-Bold")  # a run of two words
+    words, _ = _words(fronts)
+    assert words["slow"].fontname == "PTSans-Bold"
+    assert words["cheap"].fontname == "PTSans-Italic"
+    assert words["both"].fontname == "PTSans-BoldItalic"
+    assert words["ship"].fontname == "PTSans-Regular"  # plain around them
+    assert words["twice"].fontname == "PTSans-Bold"  # a run of two words
 
 
 def test_a_coloured_word_prints_in_its_palette_colour(fronts: Path) -> None:
-    words = _words(fronts)
+    words, _ = _words(fronts)
     fire = (0xb3 / 255, 0x26 / 255, 0x1e / 255)  # the pack's palette: fire: "#b3261e"
-    assert words["red"]["non_stroking_color"] == pytest.approx(fire, abs=0.002)
-    assert words["hull;"]["non_stroking_color"] == pytest.approx((0x22 / 255,) * 3, abs=0.002)
+    assert words["red"].fill == pytest.approx(fire, abs=0.002)
+    assert words["hull;"].fill == pytest.approx((0x22 / 255,) * 3, abs=0.002)
 
 
 def test_an_underlined_word_has_a_line_under_it_as_wide_as_it(fronts: Path) -> None:
-    words = _words(fronts)
+    words, lines = _words(fronts)
     word = words["underlined,"]  # (the comma after it is plain, in the same font)
     comma = 1.5  # points: the comma is not underlined
-    under = [line for line in words["_lines"]
-             if abs(line["x0"] - word["x0"]) < 0.3 and word["x1"] - comma - 1 < line["x1"]
-             < word["x1"] - 0.5 and abs(line["top"] - word["bottom"]) < 2.0]
+    under = [line for line in lines
+             if abs(line.x0 - word.x0) < 0.3 and word.x1 - comma - 1 < line.x1
+             < word.x1 - 0.5 and abs(line.top - word.bottom) < 2.0]
     assert len(under) == 1
-    assert under[0]["stroking_color"] == pytest.approx((0x22 / 255,) * 3, abs=0.002)
+    assert under[0].stroke == pytest.approx((0x22 / 255,) * 3, abs=0.002)
 
 
 def test_entities_print_the_signs(fronts: Path) -> None:
-    with pdfplumber.open(fronts) as document:
-        text = document.pages[0].extract_text()
+    with open_pdf(fronts) as pages:
+        text = pages[0].text()
     assert "<escaped> & plain." in text
 
 

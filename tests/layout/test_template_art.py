@@ -6,15 +6,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pdfplumber
 import pytest
+from conftest import copy_datagame as copy_pack
+from conftest import run_pnp
+from pdfread import open_pdf
 
 from generator.layout.faces import lay_out_cards
 from generator.layout.ops import Image, Text
 from generator.pipeline.localecheck import localizer_for
 from generator.pipeline.validate import validate
-from tests.conftest import copy_datagame as copy_pack
-from tests.conftest import run_pnp
 
 MARK = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" width="100" '
         'height="100"><circle cx="50" cy="50" r="40" fill="currentColor"/>'
@@ -79,11 +79,10 @@ def test_the_pdf_paints_the_art_in_the_palette_colour(pack: Path, tmp_path: Path
     result = run_pnp("build", str(pack), "--out", str(tmp_path / "out"), cwd=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     fire = (0xb3 / 255, 0x26 / 255, 0x1e / 255)
-    with pdfplumber.open(tmp_path / "out" / "emberfall" / "en" / "a4" / "fronts.pdf") as pdf:
-        fills = {tuple(round(c, 3) for c in curve["non_stroking_color"] or ())
-                 for page in pdf.pages for curve in page.curves}
-    assert tuple(round(c, 3) for c in fire) in fills
-    assert (1.0, 1.0, 1.0) in fills or (1,) in fills
+    with open_pdf(tmp_path / "out" / "emberfall" / "en" / "a4" / "fronts.pdf") as pages:
+        fills = {curve.fill for page in pages for curve in page.curves}
+    assert fire in fills
+    assert (1.0, 1.0, 1.0) in fills
 
 
 def test_a_bad_rotation_is_a_located_template_finding(pack: Path, tmp_path: Path) -> None:

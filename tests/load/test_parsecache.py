@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import CWNB, ROOT
 
 from generator.cache import usercache
 from generator.load import parsecache, yamlsource
 from generator.load.yamldoc import LoadProblem
 from generator.runtime.resources import builtin_template_file
-from tests.conftest import CWNB, ROOT
 
 
 @pytest.fixture

@@ -13,8 +13,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-
-from tests.conftest import ROOT, run_pnp, write_pack
+from conftest import ROOT, run_pnp, write_pack
 
 FIXTURES = ROOT / "tests" / "fixtures"
 BROKEN, UNUSUAL = FIXTURES / "designer-broken", FIXTURES / "designer-unusual"

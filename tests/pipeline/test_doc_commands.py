@@ -19,8 +19,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
-from tests.conftest import ROOT
+from conftest import ROOT
 
 VENV_BIN = ROOT / ".venv" / "bin"
 _FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.MULTILINE | re.DOTALL)

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import CWNB
 
 from generator.core.location import Location
 from generator.load.yamlsource import YamlDocument, load_yaml_text
 from generator.pipeline import pack as pack_module
 from generator.pipeline.pack import load_pack
-from tests.conftest import CWNB
 
 EXPANSION = """\
 pack: parallel-test

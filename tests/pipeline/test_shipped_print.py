@@ -9,8 +9,7 @@ import re
 import shutil
 
 import pytest
-
-from tests.conftest import ROOT, run_pnp
+from conftest import ROOT, run_pnp
 
 #: pack -> (warnings its README explains, the safe zone in mm under which nothing else lies)
 DELIBERATE = {"cwnb": (8, "0.3"), "commander": (71, "1.5"), "gwas": (23, "0.7"),

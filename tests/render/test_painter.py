@@ -1,10 +1,12 @@
 """The op painter writes PDF operators itself (generator.render.pdf.OpPainter): what it writes must
-read back, with pdfplumber, as the ops said: text, its place and colour, rects, lines, widths."""
+read back, with pdfium, as the ops said: text, its place and colour, rects, lines, widths."""
 
 from __future__ import annotations
 
-import pdfplumber
+from pathlib import Path
+
 import pytest
+from pdfread import open_pdf
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import getFont
 from reportlab.pdfgen.canvas import Canvas
@@ -16,14 +18,15 @@ from generator.render.pdf import OpPainter
 PAGE_MM = (120.0, 80.0)
 
 
-def _painted(tmp_path, ops: list[Op]) -> pdfplumber.PDF:
+def _painted(tmp_path, ops: list[Op]) -> Path:
+    """A one-page PDF of ``ops`` as the painter draws them."""
     path = tmp_path / "ops.pdf"
     canvas = Canvas(str(path), pagesize=(PAGE_MM[0] * mm, PAGE_MM[1] * mm), invariant=1,
                     initialFontName=font_name("regular"))
     OpPainter(canvas, PAGE_MM[1]).draw(ops)
     canvas.showPage()
     canvas.save()
-    return pdfplumber.open(path)
+    return path
 
 
 def _mm(points: float) -> float:
@@ -38,26 +41,25 @@ def test_a_text_of_more_than_one_font_subset_reads_back_whole(tmp_path):
                                         *range(0x410, 0x450)) if c in covered)
     lines = [letters[i:i + 40] for i in range(0, len(letters), 40)]
     ops: list[Op] = [Text(2, 6 + 4 * i, line, "regular", 6) for i, line in enumerate(lines)]
-    with _painted(tmp_path, ops) as pdf:
+    with open_pdf(_painted(tmp_path, ops)) as pages:
         assert len(set(letters)) > 300
-        read = pdf.pages[0].extract_text(x_tolerance=1, y_tolerance=1).splitlines()
+        read = pages[0].text().splitlines()
     assert read == lines
 
 
 @pytest.mark.parametrize("anchor", ["left", "center", "right"])
 def test_text_stands_where_its_anchor_says_in_its_colour(tmp_path, anchor):
     text = "Gun Attack 5in"
-    with _painted(tmp_path, [Text(60, 40, text, "bold", 10, "#1b3656", anchor)]) as pdf:
-        chars = pdf.pages[0].chars
+    with open_pdf(_painted(tmp_path, [Text(60, 40, text, "bold", 10, "#1b3656", anchor)])) as pages:
+        chars = pages[0].chars
     width = string_width_mm(text, "bold", 10)
     left = {"left": 60, "center": 60 - width / 2, "right": 60 - width}[anchor]
-    assert "".join(c["text"] for c in chars) == text
-    assert _mm(chars[0]["x0"]) == pytest.approx(left, abs=0.01)
-    assert _mm(chars[-1]["x1"]) == pytest.approx(left + width, abs=0.01)
-    assert PAGE_MM[1] - _mm(chars[0]["y0"]) == pytest.approx(40, abs=1.5)  # baseline region
-    assert {tuple(round(v, 3) for v in c["non_stroking_color"]) for c in chars} == {
-        (round(0x1b / 255, 3), round(0x36 / 255, 3), round(0x56 / 255, 3))}
-    assert {c["fontname"].split("+")[1] for c in chars} == {"PTSans-Bold"}
+    assert "".join(c.text for c in chars) == text
+    assert _mm(chars[0].x0) == pytest.approx(left, abs=0.01)
+    assert _mm(chars[-1].x1) == pytest.approx(left + width, abs=0.01)
+    assert _mm(chars[0].bottom) == pytest.approx(40, abs=1.5)  # baseline region
+    assert {c.fill for c in chars} == {(0x1b / 255, 0x36 / 255, 0x56 / 255)}
+    assert {c.fontname for c in chars} == {"PTSans-Bold"}
 
 
 def test_rects_and_lines_keep_their_geometry_paint_and_width(tmp_path):
@@ -65,20 +67,19 @@ def test_rects_and_lines_keep_their_geometry_paint_and_width(tmp_path):
                      Rect(50, 5, 30, 20, stroke="#0000ff", width_pt=1.5),
                      Rect(10, 40, 30, 20, fill="#00ff00", stroke="#000000", width_pt=0.1),
                      Line(5, 70, 115, 70, stroke="#808080", width_pt=0.75, dash=(2, 1))]
-    with _painted(tmp_path, ops) as pdf:
-        page = pdf.pages[0]
-        rects = sorted(page.rects, key=lambda r: (r["top"], r["x0"]))
-        lines = page.lines
-    boxes = [(round(_mm(r["x0"]), 2), round(_mm(r["top"]), 2), round(_mm(r["width"]), 2),
-              round(_mm(r["height"]), 2), bool(r["fill"]), bool(r["stroke"])) for r in rects]
+    with open_pdf(_painted(tmp_path, ops)) as pages:
+        rects = sorted(pages[0].rects, key=lambda r: (r.top, r.x0))
+        lines = pages[0].lines
+    boxes = [(round(_mm(r.x0), 2), round(_mm(r.top), 2), round(_mm(r.width), 2),
+              round(_mm(r.height), 2), bool(r.fill), bool(r.stroke)) for r in rects]
     assert boxes == [(10, 5, 30, 20, True, False), (50, 5, 30, 20, False, True),
                      (10, 40, 30, 20, True, True)]
-    assert rects[0]["non_stroking_color"] == (1, 0, 0)
-    assert rects[1]["stroking_color"] == (0, 0, 1)
-    assert rects[1]["linewidth"] == pytest.approx(1.5)
-    assert rects[2]["linewidth"] == pytest.approx(0.25)  # raised to the print-safe minimum
+    assert rects[0].fill == (1, 0, 0)
+    assert rects[1].stroke == (0, 0, 1)
+    assert rects[1].linewidth == pytest.approx(1.5)
+    assert rects[2].linewidth == pytest.approx(0.25)  # raised to the print-safe minimum
     (line,) = lines
-    assert (round(_mm(line["x0"]), 2), round(_mm(line["top"]), 2),
-            round(_mm(line["x1"]), 2)) == (5, 70, 115)
-    assert line["linewidth"] == pytest.approx(0.75)
-    assert line["dash"][0] == [2, 1]
+    assert (round(_mm(line.x0), 2), round(_mm(line.top), 2),
+            round(_mm(line.x1), 2)) == (5, 70, 115)
+    assert line.linewidth == pytest.approx(0.75)
+    assert line.dash == (2, 1)

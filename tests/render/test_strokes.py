@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pdfplumber
 import pytest
 from conftest import ROOT
+from pdfread import open_pdf
 
 from generator.impose.sheets import SheetOptions
 from generator.pipeline.build import build
@@ -18,13 +18,11 @@ PACKS = [("cwnb", ()), ("cwnb", ("cwnb-expansion",)), ("commander", ()), ("gwas"
 
 def _thin_strokes(pdf: Path) -> list[tuple[int, str, float]]:
     thin = []
-    with pdfplumber.open(pdf) as document:
-        for number, page in enumerate(document.pages, start=1):
-            for kind, objects in (("line", page.lines), ("rect", page.rects),
-                                  ("curve", page.curves)):
-                for obj in objects:
-                    if obj.get("stroke") and obj["linewidth"] < MIN_STROKE_PT - 1e-6:
-                        thin.append((number, kind, round(obj["linewidth"], 3)))
+    with open_pdf(pdf) as pages:
+        for number, page in enumerate(pages, start=1):
+            for shape in page.shapes:
+                if shape.stroke and shape.linewidth < MIN_STROKE_PT - 1e-6:
+                    thin.append((number, shape.kind, round(shape.linewidth, 3)))
     return thin
 
 

@@ -10,6 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import ROOT, run_pnp
 
 from generator.rules.cel import (
     MAX_COST,
@@ -24,7 +25,6 @@ from generator.rules.cel import (
     unknown_functions,
 )
 from generator.rules.celtree import compared_literals, estimate_cost, text_of
-from tests.conftest import ROOT, run_pnp
 
 CORPUS = ROOT / "bench" / "cel_corpus.json.gz"
 #: recorded from cel-python patched as pnp used it: an unbound ``h`` (a sub-expression of a

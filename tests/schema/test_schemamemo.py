@@ -10,11 +10,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import ROOT, SHIP, write_pack
 
 from generator.load.yamldoc import YamlDocument
 from generator.schema import check as schemacheck
 from generator.schema import memo as schemamemo
-from tests.conftest import ROOT, SHIP, write_pack
 
 
 @pytest.fixture
