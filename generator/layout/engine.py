@@ -14,6 +14,7 @@ from pathlib import Path
 from msgspec import Struct, field
 from msgspec.structs import replace
 
+from generator.cache.memo import DigestMemo, digest_of, memo_for
 from generator.core.findings import did_you_mean
 from generator.layout.ops import (
     Ellipse,
@@ -190,8 +191,37 @@ def _condition_key(expression: str, values: Mapping[str, object]) -> tuple | Non
     return _reading_key((condition_holds, expression), names, values)
 
 
+#: template conditions' verdicts kept between runs (generator.cache.memo): a built-in game's
+#: build asks the same few dozen conditions every time, and answering them costs the CEL
+#: runtime's import (some 30 ms of a small build)
+_CONDITIONS_FOLDER = "conditions"
+_CONDITIONS_MAGIC = b"pnp-conditions 1\n"
+
+
 def _evaluated(expression: str, values: Mapping[str, object],
                memo: dict[object, object] | None) -> bool:
+    """The condition's verdict: remembered from an earlier run for the same expression over
+    the same values it reads, else worked out by the CEL engine (and then remembered)."""
+    names = _condition_names(expression)
+    digest = None
+    if names is not None:
+        digest = digest_of((expression, [(name, values.get(name)) for name in names]))
+    known = _verdicts().answer(digest) if digest is not None else None
+    if known is not None:
+        return bool(known)
+    value = _cel_verdict(expression, values, memo)
+    if digest is not None:
+        _verdicts().learn(digest, int(value))
+    return value
+
+
+@cache
+def _verdicts() -> DigestMemo:
+    return memo_for(_CONDITIONS_FOLDER, _CONDITIONS_MAGIC, b"template conditions")
+
+
+def _cel_verdict(expression: str, values: Mapping[str, object],
+                 memo: dict[object, object] | None) -> bool:
     from generator.rules.cel import CelProblem, describe_error, is_error, plain_evaluator
 
     try:

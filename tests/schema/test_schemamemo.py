@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, SHIP, write_pack
 
+from generator.cache import memo as digest_memos
 from generator.load.yamldoc import YamlDocument
 from generator.schema import check as schemacheck
 from generator.schema import memo as schemamemo
@@ -20,7 +21,7 @@ from generator.schema import memo as schemamemo
 @pytest.fixture
 def memo_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr(schemamemo, "_memos", {})
+    monkeypatch.setattr(digest_memos, "_memos", {})
     monkeypatch.setattr(schemacheck, "_DATA_SCHEMAS", {})
     schemacheck._memo.cache_clear()
     yield tmp_path / "cache" / schemamemo.MEMO_FOLDER
@@ -30,7 +31,7 @@ def memo_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def _fresh_run(monkeypatch: pytest.MonkeyPatch) -> None:
     """Forget what this process holds, as a new run would; the memo's file stays."""
     schemamemo.save_all()
-    monkeypatch.setattr(schemamemo, "_memos", {})
+    monkeypatch.setattr(digest_memos, "_memos", {})
     monkeypatch.setattr(schemacheck, "_DATA_SCHEMAS", {})
     schemacheck._memo.cache_clear()
 
