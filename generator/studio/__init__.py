@@ -6,6 +6,6 @@ JSON Schema into the fields of a form; ``live`` checks and draws one edited card
 ``yamledit`` and ``tableedit`` write changed values into YAML, CSV and XLSX files (and nothing
 else); ``saving`` checks a write before it happens and guards against files changed on disk;
 ``translate`` is the translator's view (fit, glossary, token and tag checks, PO writing);
-``pages`` renders the HTML, ``app`` routes requests, ``server`` is the hardened local HTTP
-server.
+``pages`` renders the HTML, ``app`` routes requests, ``server`` adds the token, origin and body
+checks and the security headers to pnp's local HTTP server (:mod:`generator.runtime.localserver`).
 """
