@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 import shutil
@@ -104,6 +105,13 @@ def make_pack(tmp_path: Path):
         return write_pack(tmp_path / "pack", files, game)
 
     return factory
+
+
+def changed_lines(old: str, new: str) -> tuple[list[str], list[str]]:
+    """The lines an edit took away and the lines it put in (difflib), each with its ending."""
+    lines = list(difflib.ndiff(old.splitlines(True), new.splitlines(True)))
+    return ([line[2:] for line in lines if line.startswith("- ")],
+            [line[2:] for line in lines if line.startswith("+ ")])
 
 
 def run_pnp(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:

@@ -13,16 +13,14 @@ shows its findings or its error on the page, and the server goes on watching.
 
 from __future__ import annotations
 
-import errno
 import os
-import signal
 import sys
 import threading
 import time
 from collections.abc import Callable, Collection, Sequence
 from contextlib import suppress
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote
 
 from msgspec import Struct
 
@@ -34,10 +32,14 @@ from generator.load.packfiles import PackFolder, card_files
 from generator.proof.collect import BLEED_MM, Proof, collect
 from generator.proof.page import PICTURES, page_version, render_page
 from generator.proof.pictures import MemoryStore, render_pictures
-from generator.runtime.localserver import LocalHandler, LocalServer
+from generator.runtime.localserver import (
+    HOST,
+    LocalHandler,
+    LocalServer,
+    serving,
+)
 from generator.runtime.resources import builtin_templates_root
 
-HOST = "127.0.0.1"  # loopback only: the proof shows unpublished cards to nobody else
 DEFAULT_PORT = 8765
 KEEPALIVE_S = 15.0
 #: caches of pure computations (fonts, text fitting); every other cache of the package may hold
@@ -152,9 +154,9 @@ class ProofState:
 
 
 class _Handler(LocalHandler):
-    """Loopback Host names only, idle connections closed, no tracebacks
-    (:mod:`generator.runtime.localserver`); one request per connection, the event stream ends by
-    close."""
+    """The page, its pictures and its event stream (the guards are
+    :mod:`generator.runtime.localserver`'s); one request per connection, the event stream ends
+    by close. A browser that goes away (a reload, a closed tab) ends its connection quietly."""
 
     server: _Server
 
@@ -163,7 +165,6 @@ class _Handler(LocalHandler):
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(data)))
         self.send_header("Cache-Control", cache)
-        self.send_header("X-Content-Type-Options", "nosniff")
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(data)
@@ -173,24 +174,21 @@ class _Handler(LocalHandler):
 
     def do_GET(self) -> None:
         state = self.server.state
-        path = unquote(urlsplit(self.path).path)
-        try:
-            if path in ("/", "/index.html"):
-                with state.changed:
-                    html = state.html
-                self._send(200, "text/html; charset=utf-8", html)
-            elif path.startswith(f"/{PICTURES}/"):
-                data = state.store.pictures.get(path[len(PICTURES) + 2:])
-                if data is None:
-                    self._send(404, "text/plain; charset=utf-8", b"no such picture\n")
-                else:  # named by content: a name never changes what it shows
-                    self._send(200, "image/png", data, "max-age=31536000, immutable")
-            elif path == "/__pnp/events":
-                self._events(state)
-            else:
-                self._send(404, "text/plain; charset=utf-8", b"not found\n")
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # the browser went away (a reload, a closed tab)
+        path = unquote(self.target().path)
+        if path in ("/", "/index.html"):
+            with state.changed:
+                html = state.html
+            self._send(200, "text/html; charset=utf-8", html)
+        elif path.startswith(f"/{PICTURES}/"):
+            data = state.store.pictures.get(path[len(PICTURES) + 2:])
+            if data is None:
+                self._send(404, "text/plain; charset=utf-8", b"no such picture\n")
+            else:  # named by content: a name never changes what it shows
+                self._send(200, "image/png", data, "max-age=31536000, immutable")
+        elif path == "/__pnp/events":
+            self._events(state)
+        else:
+            self._send(404, "text/plain; charset=utf-8", b"not found\n")
 
     def _events(self, state: ProofState) -> None:
         """Server-Sent Events: ``building`` when a rebuild starts, ``version`` when it ends."""
@@ -218,19 +216,18 @@ class _Handler(LocalHandler):
 
 
 class _Server(LocalServer):
-    def __init__(self, port: int, state: ProofState) -> None:
+    command = "pnp watch"
+
+    def __init__(self, port: int, state: ProofState,
+                 report: Callable[[str], None] | None = None) -> None:
         self.state = state
-        super().__init__((HOST, port), _Handler)
+        super().__init__(port, _Handler, report)
 
 
-def open_server(port: int, state: ProofState) -> _Server:
-    try:
-        return _Server(port, state)
-    except OSError as exc:
-        if exc.errno == errno.EADDRINUSE:
-            raise UsageError(f"port {port} on {HOST} is busy (another pnp watch?); "
-                             "choose another with --port") from None
-        raise UsageError(f"cannot listen on {HOST}:{port}: {exc.strerror or exc}") from None
+def open_server(port: int, state: ProofState,
+                report: Callable[[str], None] | None = None) -> _Server:
+    """The proof's server on 127.0.0.1:``port`` (0: any free port); UsageError when busy."""
+    return _Server(port, state, report)
 
 
 def watched_folders(pack: Path, expansions: Sequence[Path]) -> list[Path]:
@@ -286,22 +283,11 @@ def watch_forever(state: ProofState, folders: Sequence[Path],
         collect_frozen()  # what this rebuild's stages froze (see generator.runtime.gcpause)
 
 
-def _interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
-
-
 def run_watch(pack: Path, expansions: Sequence[Path], locales: Sequence[str], port: int,
               echo: Callable[[str], None]) -> None:
     """Serve and rebuild until Ctrl-C (or SIGTERM, a process manager's Ctrl-C), then stop
     cleanly: the event streams are told to end, the server closes, nothing is left behind."""
     state = ProofState(pack, expansions, locales)
-    server = open_server(port, state)  # a busy port fails before a long first build
-    try:
-        first = state.rebuild(None, usage_errors_raise=True)  # a wrong path or locale: exit 2 now
-    except BaseException:
-        server.server_close()
-        raise
-    threading.Thread(target=server.serve_forever, name="pnp-proof-server", daemon=True).start()
 
     def report(rebuild: Rebuild, changes: int) -> None:
         outcome = rebuild.failure or (f"{rebuild.cards} cards, {rebuild.errors} error(s), "
@@ -310,17 +296,14 @@ def run_watch(pack: Path, expansions: Sequence[Path], locales: Sequence[str], po
         echo(f"{what} in {rebuild.seconds:.2f} s, {rebuild.rendered} picture(s) rendered: "
              f"{outcome}")
 
-    report(first, 0)
-    echo(f"serving http://{HOST}:{server.server_address[1]}/ (watching {display_path(pack)}; "
-         "Ctrl-C stops)")
-    previous = signal.signal(signal.SIGTERM, _interrupt)
-    try:
-        watch_forever(state, watched_folders(pack, expansions), report)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-        state.stop()
-        server.shutdown()
-        server.server_close()
+    # a busy port fails before a long first build; the port is closed however this ends
+    with open_server(port, state, lambda line: echo(f"pnp watch: {line}")) as server:
+        report(state.rebuild(None, usage_errors_raise=True), 0)  # a wrong path or locale: exit 2
+        with serving(server, "pnp-proof-server"):
+            echo(f"serving http://{HOST}:{server.port}/ (watching {display_path(pack)}; "
+                 "Ctrl-C stops)")
+            try:
+                watch_forever(state, watched_folders(pack, expansions), report)
+            finally:
+                state.stop()  # the open event streams end before the server stops
     echo("stopped")

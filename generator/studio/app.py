@@ -9,8 +9,6 @@ picture), an asset by its name in a fixed list of package files.
 
 from __future__ import annotations
 
-import signal
-import threading
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from http import HTTPStatus
@@ -27,18 +25,16 @@ from generator.load.packfiles import PackFolder
 from generator.load.parsecache import load_yaml_text
 from generator.model.template import TemplateError
 from generator.proof.collect import BLEED_MM
+from generator.runtime.localserver import HOST, Refused, serving, wait_for_interrupt
 from generator.schema.check import load_schema
 from generator.studio import pages, saving, translate
 from generator.studio.live import Drawn, Face, Pictures, draw_card, faces_of
 from generator.studio.schemaform import FieldSpec, FormSpec, form_spec
 from generator.studio.server import (
-    HOST,
-    Refused,
     Request,
     Response,
     StudioServer,
     json_response,
-    open_server,
     text_response,
 )
 from generator.studio.session import CardSource, Loaded, Session
@@ -468,45 +464,26 @@ def drawn_json(drawn: Drawn, serial: object = None) -> dict[str, Any]:
                       "field": drawn.fields.get(i)} for i, f in enumerate(drawn.findings)]}
 
 
-def _interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
-
-
 def run_studio(pack: Path, expansions: Sequence[Path], locales: Sequence[str], port: int,
                echo: Callable[[str], None]) -> None:
     """Serve the studio until Ctrl-C (or SIGTERM), then stop cleanly."""
     session = Session(pack, expansions, locales)
     studio = Studio(session)
-    server: StudioServer = open_server(port, studio.route, lambda line: echo(f"pnp studio: "
-                                                                             f"{line}"))
-    try:
+    # a busy port fails before the pack is read; the port is closed however this ends
+    with StudioServer(port, studio.route, lambda line: echo(f"pnp studio: {line}")) as server:
         loaded = session.open()  # a wrong path or locale: exit 2 now
-    except BaseException:
-        server.server_close()
-        raise
-    studio.token = server.token
-    findings = loaded.findings
-    errors = sum(1 for f in findings if f.severity is Severity.ERROR)
-    echo(f"read {display_path(pack)}: {len(loaded.sources)} cards, {errors} error(s), "
-         f"{len(findings) - errors} warning(s)")
-    thread = threading.Thread(target=server.serve_forever, name="pnp-studio", daemon=True)
-    thread.start()
-    echo(f"serving http://{HOST}:{server.server_address[1]}/ (editing {display_path(pack)}; "
-         "Ctrl-C stops)")
-    previous = signal.signal(signal.SIGTERM, _interrupt)
-    stop = threading.Event()
-    try:
-        # short waits: a Ctrl-C that the system hands to another thread is only seen by this
-        # one when it wakes up
-        while not stop.wait(0.25):
-            pass
-    except KeyboardInterrupt:
-        pass
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-        server.shutdown()
-        server.server_close()
-        # a request may be drawing a card (pdfium is not to be torn down under it): wait for
-        # it, then keep every later one out while the interpreter ends
-        session.lock.acquire()
+        studio.token = server.token
+        findings = loaded.findings
+        errors = sum(1 for f in findings if f.severity is Severity.ERROR)
+        echo(f"read {display_path(pack)}: {len(loaded.sources)} cards, {errors} error(s), "
+             f"{len(findings) - errors} warning(s)")
+        try:
+            with serving(server, "pnp-studio"):
+                echo(f"serving http://{HOST}:{server.port}/ (editing {display_path(pack)}; "
+                     "Ctrl-C stops)")
+                wait_for_interrupt()
+        finally:
+            # a request may be drawing a card (pdfium is not to be torn down under it): wait
+            # for it, then keep every later one out while the interpreter ends
+            session.lock.acquire()
     echo("stopped")

@@ -34,11 +34,11 @@ from generator.datagame.tables import TableSchema, load_table
 from generator.load.packfiles import PackFile, PackFolder
 from generator.load.parsecache import load_yaml_text
 from generator.load.yamldoc import LoadProblem, YamlDocument, decode_utf8
+from generator.load.yamledit import ABSENT, EditRefused, same_value
 from generator.runtime.safewrite import write_atomic
 from generator.studio import tableedit, yamledit
 from generator.studio.schemaform import FormSpec, default_value
 from generator.studio.session import CardSource, Loaded, Session, file_version
-from generator.studio.yamledit import ABSENT, EditRefused, same_value
 
 ID_PATTERN = re.compile(r"[a-z0-9][a-z0-9-]*")
 _BOM = b"\xef\xbb\xbf"

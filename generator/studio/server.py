@@ -1,23 +1,21 @@
-"""The studio's HTTP server, hardened for a page that can write the user's files.
+"""What the studio's server adds to pnp's local server, for a page that can write the files.
 
 ``pnp watch`` only shows cards; the studio writes them, so a page on any other site must not be
-able to read or change the pack through it. Everything that guards the server is here, in one
-small module (the watch server's hardening is meant to become the same piece):
+able to read or change the pack through it. The guards every pnp server has (127.0.0.1 only, a
+loopback ``Host`` with this server's port, malformed requests answered 400 without a traceback,
+idle connections closed, bounded threads, one shutdown path) are
+:mod:`generator.runtime.localserver`'s. Here is only what the studio needs beyond them:
 
-- it listens on 127.0.0.1 only (never a configurable address);
-- a request whose ``Host`` is not a loopback name with this server's port is refused (403): a
-  site that points its own name at 127.0.0.1 (DNS rebinding) still sends that name;
 - every write (POST) and every API read needs the per-run token (``X-Pnp-Token``, compared in
   constant time), which only the studio's own pages carry: another site cannot read them;
 - every write must come from the studio's own origin (``Origin``, and ``Sec-Fetch-Site`` when
   the browser sends it) and be JSON (a cross-site form cannot send it without a preflight
   this server never answers);
-- request bodies are bounded, connections that stay silent are closed, at most
-  :data:`MAX_CONNECTIONS` requests are served at once (more are answered 503 without a thread),
-  and a failing handler answers 500 without printing a traceback;
-- every response forbids framing, sniffing, referrers and embedding by other origins, and the
-  pages' Content-Security-Policy allows scripts, styles, pictures and requests from the studio
-  itself only (no inline script, no CDN).
+- request bodies are bounded (:data:`MAX_BODY`);
+- every response, refusals and errors included, forbids framing, sniffing, referrers and
+  embedding by other origins, and the pages' Content-Security-Policy allows scripts, styles,
+  pictures and requests from the studio itself only (no inline script, no CDN);
+- a refused API request is answered in JSON, as the pages expect.
 
 Paths are the router's concern (:mod:`generator.studio.app`): no URL is ever turned into a
 file path except through the pack's own file listing.
@@ -28,65 +26,41 @@ travel over a connection that is already there.
 
 from __future__ import annotations
 
-import errno
 import hmac
 import json
 import secrets
-import threading
 from collections.abc import Callable
-from contextlib import suppress
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
 
-from generator.core.errors import UsageError
+from generator.runtime.localserver import (
+    LocalHandler,
+    LocalServer,
+    Refused,
+    loopback_host,
+)
 
-HOST = "127.0.0.1"
-LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "[::1]"})
-#: seconds a kept-open connection may stay silent before it is closed
-IDLE_TIMEOUT_S = 30.0
-#: requests served at once (a browser keeps about six connections to one server)
-MAX_CONNECTIONS = 32
-ACCEPT_QUEUE = 64
 #: the largest request body (a card's fields, a batch of translations)
 MAX_BODY = 4 * 1024 * 1024
 TOKEN_HEADER = "X-Pnp-Token"
 CONTENT_SECURITY = ("default-src 'none'; script-src 'self'; style-src 'self'; "
                     "img-src 'self' data:; connect-src 'self'; font-src 'self'; "
                     "form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
-
-
-class Refused(Exception):
-    """A request the server will not serve: its status and a short reason."""
-
-    def __init__(self, status: HTTPStatus, reason: str) -> None:
-        super().__init__(reason)
-        self.status = status
-        self.reason = reason
-
-
-def loopback_host(value: str | None, port: int) -> bool:
-    """Whether a ``Host`` header names this server on this machine."""
-    if not value:
-        return False
-    host = value.strip().lower()
-    if host.startswith("["):
-        name, _, rest = host.partition("]")
-        name += "]"
-        given = rest[1:] if rest.startswith(":") else ("" if not rest else None)
-    else:
-        name, _, given = host.partition(":")
-    if given is None or name not in LOOPBACK_NAMES:
-        return False
-    return given == str(port) or (given == "" and port == 80)
+#: sent with every response (X-Content-Type-Options: nosniff is the local server's own)
+SECURITY_HEADERS = (("X-Frame-Options", "DENY"), ("Referrer-Policy", "no-referrer"),
+                    ("Cross-Origin-Resource-Policy", "same-origin"),
+                    ("Cross-Origin-Opener-Policy", "same-origin"))
 
 
 def own_origin(value: str | None, port: int) -> bool:
     """Whether an ``Origin`` header is this server's own (http, a loopback name, its port)."""
     if not value:
         return False
-    parts = urlsplit(value)
+    try:
+        parts = urlsplit(value)
+    except ValueError:
+        return False
     return parts.scheme == "http" and parts.path in ("", "/") and loopback_host(parts.netloc,
                                                                               port)
 
@@ -119,65 +93,42 @@ def text_response(text: str, status: int) -> Response:
 Router = Callable[[Request], Response]
 
 
-class Handler(BaseHTTPRequestHandler):
-    """One connection: requests read within bounds, checked, routed, answered."""
+class Handler(LocalHandler):
+    """One connection: requests checked for the token, the origin and the body, routed,
+    answered with the studio's headers; kept open between requests."""
 
     server: StudioServer
     protocol_version = "HTTP/1.1"  # connections stay open between requests
-    #: a request line that does not parse is still answered with a status line
-    default_request_version = "HTTP/1.0"
-    timeout = IDLE_TIMEOUT_S
     server_version = "pnp-studio"
-    sys_version = ""
-
-    def log_message(self, format: str, *args: object) -> None:
-        """Requests are not logged: the terminal is for what pnp has to say."""
-
-    def handle_one_request(self) -> None:
-        try:
-            super().handle_one_request()
-        except (TimeoutError, ConnectionError):
-            self.close_connection = True
 
     def do_GET(self) -> None:
-        self._serve("GET")
+        self._send(self.server.route(self._request("GET")), head_only=False)
 
     def do_HEAD(self) -> None:
-        self._serve("HEAD")
+        self._send(self.server.route(self._request("HEAD")), head_only=True)
 
     def do_POST(self) -> None:
-        self._serve("POST")
+        self._send(self.server.route(self._request("POST")), head_only=False)
 
-    def _serve(self, method: str) -> None:
-        try:
-            request = self._request(method)
-            response = self.server.route(request)
-        except Refused as refused:
-            self.close_connection = True  # a refused body may not have been read
-            response = json_response({"status": "refused", "message": refused.reason},
-                                     refused.status) if self.path.startswith("/api/") \
-                else text_response(refused.reason, refused.status)
-        except (BrokenPipeError, ConnectionResetError):
-            self.close_connection = True
-            return
-        except Exception as exc:  # a bug must not print a traceback nor stop the server
-            self.server.report(f"internal error: {type(exc).__name__}: {exc}")
-            response = text_response("internal error", 500)
-        with suppress(BrokenPipeError, ConnectionResetError):
-            self._send(response, method == "HEAD")
+    def refuse(self, refused: Refused) -> None:
+        """A refusal in the form its caller reads: JSON for the API, else text."""
+        response = json_response({"status": "refused", "message": refused.reason},
+                                 refused.status) if self.path.startswith("/api/") \
+            else text_response(refused.reason, refused.status)
+        self._send(response, self.command == "HEAD")
+
+    def end_headers(self) -> None:
+        for name, value in SECURITY_HEADERS:  # every response, refusals and errors too
+            self.send_header(name, value)
+        super().end_headers()
 
     def _request(self, method: str) -> Request:
-        port = self.server.server_address[1]
-        if not loopback_host(self.headers.get("Host"), port):
-            raise Refused(HTTPStatus.FORBIDDEN, "the studio answers http://127.0.0.1:"
-                          f"{port}/ only")
-        parts = urlsplit(self.path)
-        api = parts.path.startswith("/api/")
-        if method == "POST" or api:
+        parts = self.target()
+        if method == "POST" or parts.path.startswith("/api/"):
             self._check_token()
         body: Any = None
         if method == "POST":
-            self._check_origin(port)
+            self._check_origin()
             body = self._json_body()
         elif self.headers.get("Content-Length") not in (None, "0"):
             raise Refused(HTTPStatus.BAD_REQUEST, "a GET carries no body")
@@ -189,8 +140,8 @@ class Handler(BaseHTTPRequestHandler):
                                    self.server.token.encode("ascii")):
             raise Refused(HTTPStatus.FORBIDDEN, "this request needs the studio page's token")
 
-    def _check_origin(self, port: int) -> None:
-        if not own_origin(self.headers.get("Origin"), port):
+    def _check_origin(self) -> None:
+        if not own_origin(self.headers.get("Origin"), self.server.port):
             raise Refused(HTTPStatus.FORBIDDEN, "writes come from the studio's own pages only")
         site = self.headers.get("Sec-Fetch-Site")
         if site is not None and site != "same-origin":
@@ -217,11 +168,6 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Type", response.kind)
         self.send_header("Content-Length", str(len(response.data)))
         self.send_header("Cache-Control", response.cache)
-        self.send_header("X-Content-Type-Options", "nosniff")
-        self.send_header("X-Frame-Options", "DENY")
-        self.send_header("Referrer-Policy", "no-referrer")
-        self.send_header("Cross-Origin-Resource-Policy", "same-origin")
-        self.send_header("Cross-Origin-Opener-Policy", "same-origin")
         if response.kind.startswith("text/html"):
             self.send_header("Content-Security-Policy", CONTENT_SECURITY)
         for name, value in response.headers.items():
@@ -233,53 +179,12 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(response.data)
 
 
-class StudioServer(ThreadingHTTPServer):
-    """A thread per connection, at most :data:`MAX_CONNECTIONS` of them."""
+class StudioServer(LocalServer):
+    """pnp's local server with the studio's router and this run's token."""
 
-    daemon_threads = True
-    block_on_close = False
-    request_queue_size = ACCEPT_QUEUE
+    command = "pnp studio"
 
     def __init__(self, port: int, route: Router, report: Callable[[str], None]) -> None:
         self.route = route
-        self.report = report
         self.token = secrets.token_urlsafe(32)
-        self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
-        super().__init__((HOST, port), Handler)
-
-    def process_request(self, request: Any, client_address: Any) -> None:
-        if not self._slots.acquire(blocking=False):
-            with suppress(OSError):
-                request.settimeout(1.0)
-                request.sendall(b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n"
-                                b"Connection: close\r\n\r\n")
-            self.shutdown_request(request)
-            return
-        try:
-            super().process_request(request, client_address)
-        except BaseException:
-            self._slots.release()
-            raise
-
-    def process_request_thread(self, request: Any, client_address: Any) -> None:
-        try:
-            super().process_request_thread(request, client_address)
-        finally:
-            self._slots.release()
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        """A client that misbehaves is no news for the terminal."""
-
-
-def open_server(port: int, route: Router, report: Callable[[str], None]) -> StudioServer:
-    try:
-        return StudioServer(port, route, report)
-    except OSError as exc:
-        if exc.errno == errno.EADDRINUSE:
-            raise UsageError(f"port {port} on {HOST} is busy (another pnp studio?); choose "
-                             "another with --port") from None
-        raise UsageError(f"cannot listen on {HOST}:{port}: {exc.strerror or exc}") from None
-
-
-def port_of(server: StudioServer) -> int:
-    return int(server.server_address[1])
+        super().__init__(port, Handler, report)

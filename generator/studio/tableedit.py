@@ -22,7 +22,7 @@ import zipfile
 from collections.abc import Iterator, Mapping, Sequence
 
 from generator.datagame.tables import LIST_SEPARATOR, column_letter
-from generator.studio.yamledit import ABSENT, EditRefused
+from generator.load.yamledit import ABSENT, EditRefused
 
 _TRUE_WORDS = {"true": "false", "yes": "no", "y": "n", "1": "0", "x": ""}
 #: workbook parts openpyxl does not carry over when it saves

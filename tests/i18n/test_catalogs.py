@@ -13,7 +13,7 @@ import pytest
 from conftest import ROOT, run_pnp
 
 from generator.i18n.catalogs import read_catalog
-from generator.i18n.gamelocales import _edited
+from generator.i18n.gamelocales import with_locale
 from generator.i18n.poformat import format_catalog
 
 SHIPPED = sorted((ROOT / "cards").glob("*/locales/*.po*"))
@@ -173,8 +173,8 @@ def test_an_unknown_locale_tells_how_to_add_it():
 def test_a_block_list_of_locales_gets_one_line_and_keeps_its_comments():
     text = ("pack: x  # the pack\nsource_locale: en\nlocales:\n  - en   # source\n"
             "  - ru\nset_mark: anchor\n")
-    assert _edited(text, "de", "en") == text.replace("  - ru\n", "  - ru\n  - de\n")
-    assert _edited("pack: x\nsource_locale: en\nset_mark: a\n", "de", "en") == \
+    assert with_locale(text, "de", "en") == text.replace("  - ru\n", "  - ru\n  - de\n")
+    assert with_locale("pack: x\nsource_locale: en\nset_mark: a\n", "de", "en") == \
         "pack: x\nsource_locale: en\nlocales: [en, de]\nset_mark: a\n"
 
 

@@ -7,6 +7,8 @@ surplus connections. Every loop is bounded in count and time and talks to loopba
 
 from __future__ import annotations
 
+import os
+import signal
 import socket
 import threading
 import time
@@ -15,6 +17,7 @@ from collections.abc import Iterator
 import pytest
 from conftest import ROOT
 
+from generator.core.errors import UsageError
 from generator.proof.watch import ProofState, open_server
 from generator.runtime import localserver
 from generator.runtime.localserver import loopback_host
@@ -103,3 +106,71 @@ def test_threads_are_bounded_and_surplus_connections_are_told_busy(served, monke
     page = _ask(port, f"GET / HTTP/1.1\r\nHost: localhost:{port}\r\n\r\n".encode())
     assert page.startswith(b"HTTP/1.0 200")  # the slots came back
     assert server.request_queue_size >= 64
+
+
+def test_a_loopback_host_with_another_port_is_refused(served):
+    """Both servers ask for this server's own port: a page served from another local port (or
+    a proxy there) does not reach pnp under its own name."""
+    port, _ = served
+    other = port + 1 if port < 65535 else port - 1
+    for host in (f"127.0.0.1:{other}", "localhost", f"localhost:{port}0", "localhost:\u00b2"):
+        answer = _ask(port, f"GET / HTTP/1.1\r\nHost: {host}\r\n\r\n".encode("latin-1"))
+        assert answer.startswith(b"HTTP/1.0 403") and b"data-live" not in answer, host
+    assert _ask(port, f"GET / HTTP/1.1\r\nHost: localhost.:{port}\r\n\r\n".encode()) \
+        .startswith(b"HTTP/1.0 200")
+    assert loopback_host(f"[::1]:{port}", port) and not loopback_host("[::1]", port)
+    assert loopback_host("127.0.0.1", 80) and not loopback_host("localhost:\u00b2")
+
+
+def test_refusals_and_errors_are_plain_text_that_quotes_nothing_as_html(served):
+    port, _ = served
+    for request in (b"GET /<script> HTTP/9.9\r\n\r\n",
+                    b"GET / HTTP/1.1\r\nHost: <b>evil</b>.example\r\n\r\n"):
+        head, _, body = _ask(port, request).partition(b"\r\n\r\n")
+        assert b"Content-Type: text/plain; charset=utf-8" in head, head
+        assert b"X-Content-Type-Options: nosniff" in head
+        assert b"<html" not in body.lower() and b"<b>" not in body
+
+
+class _Failing(localserver.LocalHandler):
+    def do_GET(self) -> None:
+        if self.target().path == "/half":
+            self.send_response(200)
+            self.end_headers()
+        raise ZeroDivisionError("a bug")
+
+
+def test_a_failing_handler_answers_500_and_reports_one_line(capfd):
+    said: list[str] = []
+    server = localserver.LocalServer(0, _Failing, said.append)
+    with localserver.serving(server, "test-failing"):
+        answer = _ask(server.port, f"GET /x HTTP/1.0\r\nHost: 127.0.0.1:{server.port}\r\n\r\n"
+                      .encode())
+        half = _ask(server.port, f"GET /half HTTP/1.0\r\nHost: localhost:{server.port}\r\n\r\n"
+                    .encode())
+    assert answer.startswith(b"HTTP/1.0 500"), answer
+    assert half.startswith(b"HTTP/1.0 200") and b"500" not in half  # begun: closed, not redone
+    assert said == ["internal error: ZeroDivisionError: a bug"] * 2
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_a_busy_port_names_the_command():
+    with localserver.LocalServer(0, _Failing) as first, pytest.raises(
+            UsageError, match=rf"port {first.port} on 127\.0\.0\.1 is busy \(another pnp\?\)"):
+        localserver.LocalServer(first.port, _Failing)
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGTERM") or os.name == "nt",
+                    reason="SIGTERM to oneself ends a Windows process")
+def test_sigterm_stops_the_server_like_ctrl_c():
+    server = localserver.LocalServer(0, _Failing)
+    previous = signal.getsignal(signal.SIGTERM)
+    with localserver.serving(server, "test-sigterm"):
+        port = server.port
+        assert _ask(port, b"GET / HTTP/1.0\r\n\r\n").startswith(b"HTTP/1.0 403")
+        os.kill(os.getpid(), signal.SIGTERM)
+        localserver.wait_for_interrupt()  # returns by KeyboardInterrupt, which ends the block
+        raise AssertionError("SIGTERM did not end the block")
+    assert signal.getsignal(signal.SIGTERM) is previous
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", port), timeout=2).close()

@@ -12,6 +12,7 @@ import pytest
 from conftest import ROOT
 from openpyxl import load_workbook
 
+from generator.load.yamledit import ABSENT
 from generator.schema.check import load_schema
 from generator.studio import saving, yamledit
 from generator.studio.schemaform import FormSpec, form_spec
@@ -48,7 +49,7 @@ def _save(session: Session, card: str, **changes):
     source = loaded.sources[card]
     values = {**source.data, **changes}
     for name, value in changes.items():
-        if value is yamledit.ABSENT:
+        if value is ABSENT:
             del values[name]
     return saving.save_card(session, card, values, dict(source.data),
                             loaded.versions[source.file.display],
@@ -59,7 +60,7 @@ def test_a_save_writes_the_changed_values_and_nothing_else(cwnb):
     ships = cwnb.pack / "ships.yaml"
     before = ships.read_text(encoding="utf-8")
     outcome = _save(cwnb, "uss-nimitz", name="USS Carl Vinson", air_defense="3+3",
-                    traits=["quiet"], count=yamledit.ABSENT)
+                    traits=["quiet"], count=ABSENT)
     assert outcome.status == "saved", outcome.as_json()
     assert _diff(before, ships.read_text(encoding="utf-8")) == [
         "-    count: 1\n", "-    name: USS Nimitz\n", "+    name: USS Carl Vinson\n",

@@ -23,8 +23,10 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
+from generator.runtime import localserver
+from generator.runtime.localserver import loopback_host
 from generator.studio import server as studio_server
-from generator.studio.server import loopback_host, own_origin
+from generator.studio.server import own_origin
 
 
 class Running:
@@ -203,7 +205,7 @@ def test_threads_are_bounded_and_silent_connections_closed(running):
     port = server.server_address[1]
     held = []
     try:
-        for _ in range(studio_server.MAX_CONNECTIONS):
+        for _ in range(localserver.MAX_CONNECTIONS):
             held.append(socket.create_connection(("127.0.0.1", port)))
         time.sleep(0.5)
         extra = socket.create_connection(("127.0.0.1", port))
@@ -216,7 +218,7 @@ def test_threads_are_bounded_and_silent_connections_closed(running):
     time.sleep(0.5)
     status, _, _ = _request(server, "GET", "/")
     assert status == 200
-    assert studio_server.Handler.timeout == studio_server.IDLE_TIMEOUT_S
+    assert studio_server.Handler.timeout == localserver.IDLE_TIMEOUT_S
 
 
 def test_a_preview_over_a_kept_open_connection(running):
@@ -247,3 +249,20 @@ def test_a_preview_over_a_kept_open_connection(running):
         pictures.append(front)
     assert pictures[0] != pictures[1]
     connection.close()
+
+
+def test_refusals_and_errors_carry_the_studio_headers_and_the_api_its_json(running):
+    """The local server's own refusals (another port, a request that does not parse) are
+    answered with the studio's headers, and the API's in the JSON its pages read."""
+    server, _, _ = running
+    port = server.server_address[1]
+    status, body, headers = _request(server, "GET", "/api/free-id?stem=x",
+                                     headers={"Host": f"127.0.0.1:{port + 1}"})
+    assert status == 403 and json.loads(body)["status"] == "refused"
+    assert headers["x-frame-options"] == "DENY" and headers["connection"] == "close"
+    status, body, headers = _request(server, "GET", "/", headers={"Host": "localhost"})
+    assert status == 403 and server.token.encode() not in body
+    with socket.create_connection(("127.0.0.1", port)) as raw:
+        raw.sendall(f"GET http://[ HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+        answer = raw.recv(4096)
+    assert answer.startswith(b"HTTP/1.1 400") and b"X-Frame-Options: DENY" in answer
