@@ -117,12 +117,14 @@ class DataGame(Struct, frozen=True):
         ctx.condition = self.condition_for(card)
         kind = self.kinds.get(card.kind)
         if kind is not None and kind.labels and isinstance(card, DataCard):
-            printed = {}
+            printed, keys = {}, {}
             for field, labels in kind.labels.items():
                 value = card.fields.get(field)
                 if value is not None and str(value) in labels:
-                    printed[field] = ctx.label(enum_label_key(card.kind, field, value))
+                    keys[field] = (enum_label_key(card.kind, field, value),)
+                    printed[field] = ctx.label(keys[field][0])
             ctx.printed = printed or None
+            ctx.printed_from = keys or None
 
     @staticmethod
     def condition_for(card: Card) -> Callable[[str], bool]:

@@ -42,7 +42,8 @@ class LazyFaces:
             self._loaded = Faces(front_template=faces.front_template,
                                  back_template=faces.back_template, values=faces.face_values,
                                  widgets=widgets.WIDGETS,
-                                 icons=getattr(widgets, "ICONS", {}))
+                                 icons=getattr(widgets, "ICONS", {}),
+                                 printed_from=getattr(faces, "printed_from", None))
         return self._loaded
 
     def __getattr__(self, name: str) -> object:

@@ -147,6 +147,33 @@ class Localizer(PartlyCompared, Struct):
         translated = not self.is_source and message in self.catalog
         return f"label '{text}'", self.places.get(message) if translated else None
 
+    def printed_from_all(self, card: Card, names: tuple[str, ...]
+                         ) -> tuple[str, Location | None]:
+        """:meth:`printed_from` for a text that prints one or several ``names`` (a table cell
+        that joins the labels of an attack's answers: "text of labels 'Evasive Maneuvers',
+        'ECM'"). Of several, the place is that of the longest translation: the likeliest one
+        to shorten, and the others are named beside it."""
+        if len(names) == 1:
+            return self.printed_from(card, names[0])
+        found = [(*self.printed_from(card, name), len(self._printed(card, name)))
+                 for name in names]
+        whats = [what for what, _, _ in found]
+        labels = [what.removeprefix("label ") for what in whats if what.startswith("label '")]
+        named = " and ".join(part for part in (
+            ", ".join(what for what in whats if not what.startswith("label '")),
+            "" if not labels else f"label {labels[0]}" if len(labels) == 1 else
+            "labels " + ", ".join(labels)) if part)
+        located = [(length, place) for _, place, length in found if place is not None]
+        return f"text of {named}", max(located, key=lambda pair: pair[0])[1] if located \
+            else None
+
+    def _printed(self, card: Card, name: str) -> str:
+        """What ``name`` (a card field's YAML key or a label key) prints on ``card``."""
+        for attribute in card.text_fields():
+            if card.yaml_key(attribute) == name:
+                return self.field(card, attribute)
+        return self.label(name)
+
     def text(self, context: str, source: str) -> str:
         """A message other than a card field or label (a pack's or a deck's name) in this
         locale; the source text, recorded as missing, when the catalog has none."""

@@ -52,9 +52,13 @@ ASCENT = 0.74  # cap-height-ish share of the font size above the baseline (PT Sa
 class TextProblem(Struct, frozen=True, gc=False):
     """A text that did not fit, or named an icon nobody draws.
 
-    ``box`` is where the text was meant to go (x, y, width, height in card mm, the template
-    element's box; a widget's whole box when the widget did not say), so that a proof can outline
-    the overflow on the card's picture; ``overflow_mm`` is how far the text runs past it."""
+    ``field`` is what the text prints, as the finding names it and a translator finds it: a
+    card field or a label key (a template text's, or the one a widget printed in the cell).
+    ``parts`` holds every such name, in print order, when one text joins several (a table cell
+    listing the answers to an attack); empty otherwise. ``box`` is where the text was meant to
+    go (x, y, width, height in card mm: the template element's box, or the widget's cell), so
+    that a proof can outline the overflow on the card's picture; ``overflow_mm`` is how far the
+    text runs past it."""
 
     field: str
     overflow_mm: float
@@ -62,6 +66,12 @@ class TextProblem(Struct, frozen=True, gc=False):
     kind: str = "overflow"  # overflow | unknown-icon | markup | qr
     detail: str = ""
     box: Box | None = None
+    parts: tuple[str, ...] = ()
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every card field or label key the text prints (one, unless it joins several)."""
+        return self.parts or (self.field,)
 
 
 class FaceContext(Struct):
@@ -93,18 +103,29 @@ class FaceContext(Struct):
     #: what a card's enum fields print as in text (a data game's ``x-labels``, translated):
     #: a ``{field}`` in a text shows these, a colour or a file name the field's own value
     printed: Mapping[str, str] | None = None
+    #: face values made of labels -> the label keys (and card fields) each prints: a ship's
+    #: type name is label ``type:DD``, a data card's enum field its ``x-labels`` entry. A
+    #: template text that overflows names these, as a widget names what it fits, so that its
+    #: finding points at the catalog entry a translator must shorten (None: every value
+    #: prints the card field of its name)
+    printed_from: Mapping[str, tuple[str, ...]] | None = None
     #: what one run of faces (one locale, palette and bleed) has already laid out: a text
     #: element's ops by its content and colour, an element's settings read once. The same label,
     #: class or cost on thousands of cards is then fitted and positioned once (None: no memo)
     memo: dict[object, object] | None = None
 
-    def fit(self, text: str, width_mm: float, height_mm: float, style: str, size_pt: float,
-            min_size_pt: float, what: str) -> FittedText:
-        """Fit a widget's text like a template text, reporting it under ``what`` if it
-        overflows, so a translator hears of a label too long for a summary table too."""
-        fitted = fit_text(text, width_mm, height_mm, style, size_pt, min_size_pt, self.locale)
+    def fit(self, text: str, box: Box, style: str, size_pt: float, min_size_pt: float,
+            what: str | tuple[str, ...]) -> FittedText:
+        """Fit a widget's text into its cell ``box`` (x, y, width, height in card mm) like a
+        template text. ``what`` is what the text prints: the label key or card field (or, for
+        a text that joins several labels, all of their keys). A text that overflows is kept
+        with both, so that its finding names the label a translator must shorten, at its
+        catalog entry, and a proof outlines that cell rather than the whole widget."""
+        fitted = fit_text(text, box[2], box[3], style, size_pt, min_size_pt, self.locale)
         if not fitted.fits:
-            self.problems.append(TextProblem(what, fitted.overflow_mm, fitted.size_pt))
+            names = (what,) if isinstance(what, str) else what
+            self.problems.append(TextProblem(names[0], fitted.overflow_mm, fitted.size_pt,
+                                             box=box, parts=names if len(names) > 1 else ()))
         return fitted
 
     def color(self, name: object, values: Mapping[str, object] | None = None) -> str | None:
@@ -403,6 +424,8 @@ class _TextSpec(Struct, frozen=True, gc=False):
     field_name: str
     #: the one field the text is (``text: "{name}"``), read without substitute's regex
     only_field: str | None
+    #: every ``{value}`` the text prints, in order
+    placeholders: tuple[str, ...]
     align: str
     valign: str
     color: object
@@ -424,6 +447,7 @@ def _text_spec(element: Element) -> _TextSpec:
         angle=angle, box=(0.0, 0.0, h, w) if angle else element.box,  # turned: along the height
         hyphenate=bool(props.get("hyphenate", True)),
         only_field=single.group(1) if single else None,
+        placeholders=tuple(dict.fromkeys(_VALUE.findall(raw))),
         field_name=str(props.get("field") or (single.group(1) if single else
                                               props.get("label", "text"))),
         align=str(props.get("align", "left")), valign=str(props.get("valign", "top")),
@@ -461,7 +485,23 @@ def _text_element(element: Element, values: Mapping[str, object], ctx: FaceConte
         remember(memo, key, done)
     ops, problems = done  # type: ignore[misc]
     layout.ops.extend(ops)
+    if problems and ctx.printed_from and spec.label is None:
+        problems = _named(problems, spec.placeholders, ctx.printed_from)
     layout.problems.extend(problems)
+
+
+def _named(problems: tuple[TextProblem, ...], placeholders: tuple[str, ...],
+           printed_from: Mapping[str, tuple[str, ...]]) -> tuple[TextProblem, ...]:
+    """A template text's overflows named by what its values print (``printed_from``), when
+    one of them is made of labels: "{type} · {type_name}" prints field ``type`` and label
+    ``type:DD``. Named here, after the run's memo, which keeps a text's problems by its
+    content alone."""
+    if not any(name in printed_from for name in placeholders):
+        return problems
+    names = tuple(dict.fromkeys(part for name in placeholders
+                                for part in printed_from.get(name, (name,))))
+    return tuple(replace(p, field=names[0], parts=names if len(names) > 1 else ())
+                 if p.kind == "overflow" else p for p in problems)
 
 
 def _text_result(spec: _TextSpec, element_box: Box, content: str, color: str,
@@ -750,9 +790,7 @@ def _draw_kind(element: Element, values: Mapping[str, object], ctx: FaceContext,
         if done is None:
             options = element.get("options", {}) or {}
             ops = widget(values, element.box, options, ctx)
-            # a widget's text problems without a place of their own are placed on the widget
-            done = (tuple(ops), tuple(p if p.box is not None else replace(p, box=element.box)
-                                      for p in ctx.problems))
+            done = (tuple(ops), tuple(ctx.problems))
             ctx.problems.clear()
             if reading is not None:
                 remember(ctx.memo, reading, done)

@@ -60,19 +60,21 @@ def _report(layout: FaceLayout, card: Card, localizer: Localizer, side: str,
     findings = result.findings
     for problem in layout.problems:
         # a translated text that does not fit is fixed in the catalog: the finding points there
-        what, translated_at = localizer.printed_from(card, problem.field)
+        names = problem.names
+        what, translated_at = localizer.printed_from_all(card, names)
         location = translated_at or card.source.of(problem.field)
         # a label (or a field printed as a translated label, like an action's category) fails
-        # alike on every card that shows it: one finding, counting the other cards
-        if problem.field not in card.source.fields:
-            once: tuple[object, ...] = (side, problem.field, problem.kind)
+        # alike on every card that shows it: one finding, counting the other cards; so does
+        # a text of labels and fields that are not translated (a ship's type code and name)
+        if _labels_decide(names, card):
+            once: tuple[object, ...] = (side, names, problem.kind)
         else:
-            once = (side, problem.field, problem.kind, problem.detail,
+            once = (side, names, problem.kind, problem.detail,
                     round(problem.overflow_mm, 1), problem.size_pt)
         if problem.kind == "unknown-icon" and icons_checked:
             continue  # no finding here, so nothing to count repeats on
         if problem.kind in ("markup", "qr"):
-            once = (side, problem.field, problem.kind, problem.detail)
+            once = (side, names, problem.kind, problem.detail)
         if once in result.reported:
             result.reported[once][1] += 1
             continue
@@ -95,6 +97,15 @@ def _report(layout: FaceLayout, card: Card, localizer: Localizer, side: str,
             "text-overflow",
             f"{side} {what} does not fit even at {problem.size_pt:g} pt: "
             f"{problem.overflow_mm:.1f} mm too long", location, card.id, localizer.locale))
+
+
+def _labels_decide(names: tuple[str, ...], card: Card) -> bool:
+    """Whether a text printing ``names`` (card fields and label keys) prints alike on every
+    card that shows those labels: it prints at least one label, and no translated field."""
+    fields = [name for name in names if name in card.source.fields]
+    if len(fields) == len(names):
+        return False
+    return not fields or not {card.yaml_key(a) for a in card.text_fields()} & set(fields)
 
 
 def card_numbers(cards: Sequence[Card], chosen: Collection[str] | None = None
@@ -160,6 +171,7 @@ def _lay_out(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm: floa
     default_size = card_set.base.manifest.card_size
     for card in cards:
         values: dict[str, object] | None = None
+        printed_from = game.faces.printed_from(card) if game.faces.printed_from else None
         pack = card_set.pack_of(card)
         manifest = pack.manifest
         for side, choose, table in (("front", game.faces.front_template, result.fronts),
@@ -195,7 +207,8 @@ def _lay_out(card_set: CardSet, game: Game, localizer: Localizer, bleed_mm: floa
             ctx = FaceContext(palette=palette, manifest=manifest, locale=localizer.locale,
                               label=localizer.label, widgets=widgets,
                               icons=icons, bleed_mm=bleed_mm, art_root=art_root,
-                              art_checked=game.art_checked_on_load, memo=memo)
+                              art_checked=game.art_checked_on_load, memo=memo,
+                              printed_from=printed_from)
             game.prepare_face(ctx, card, pack.root)
             try:
                 layout = layout_face(template, values, ctx)

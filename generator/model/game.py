@@ -58,6 +58,9 @@ class Faces(Struct, frozen=True):
     widgets: Mapping[str, Callable[..., list]]
     #: inline icons drawn by code; a built-in game's ``icons/*.svg`` are added to them
     icons: Mapping[str, Callable[..., list]] = field(default_factory=dict)
+    #: a card's face values made of labels -> the label keys (and card fields) each prints,
+    #: so that a template text too long names them (FaceContext.printed_from); None: none
+    printed_from: Callable[[Card], Mapping[str, tuple[str, ...]]] | None = None
 
     def load(self) -> Faces:
         """These faces (a built-in game's faces load lazily: ``generator.games.builtin``)."""

@@ -30,7 +30,9 @@ NOT_DRAWN = "not drawn"  # the group of cards that failed their checks before th
 
 
 class Outline(Struct, frozen=True, gc=False):
-    """A text box that overflows, in card mm from the trim's top-left corner."""
+    """A text box that overflows, in card mm from the trim's top-left corner: a template
+    text's box, or the cell a widget fitted the text into. ``field`` says what the text prints
+    as its finding does ("action text", "label 'ECM'")."""
 
     field: str
     x: float
@@ -97,9 +99,9 @@ def _name(card: Card, localizer: Localizer | None) -> str:
     return value
 
 
-def _outlines(face: FaceLayout) -> tuple[Outline, ...]:
-    return tuple(Outline(p.field, *p.box, p.overflow_mm) for p in face.problems
-                 if p.kind == "overflow" and p.box is not None)
+def _outlines(face: FaceLayout, card: Card, localizer: Localizer) -> tuple[Outline, ...]:
+    return tuple(Outline(localizer.printed_from_all(card, p.names)[0], *p.box, p.overflow_mm)
+                 for p in face.problems if p.kind == "overflow" and p.box is not None)
 
 
 def _untranslated(card: Card, localizer: Localizer) -> tuple[str, ...]:
@@ -149,7 +151,7 @@ def _locale_pass(proof: Proof, card_set: CardSet, game, locale: str,
                 names[key] = picture
             proof.pictures[picture] = layout
             sides.append(FaceView(side, picture, layout.width_mm, layout.height_mm,
-                                  _outlines(layout)))
+                                  _outlines(layout, card, localizer)))
         printed_name = _name(card, localizer)
         view = views[card.id]
         view.versions.append(Version(locale, printed_name, tuple(sides),

@@ -58,9 +58,15 @@ def _findings(findings: list[Finding]) -> str:
     return '<ul class="findings">' + "".join(_finding(f) for f in findings) + "</ul>"
 
 
+def _mm(value: float) -> str:
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
 def _outline(outline: Outline, face: FaceView, bleed: float) -> str:
     """The overflowing box, and below it a hatched band as long as the text that did not fit,
-    placed in percentages of the picture (trim plus bleed) so it scales with the image."""
+    placed in percentages of the picture (trim plus bleed) so it scales with the image. The
+    box itself, in card mm from the trim's corner, is its ``data-box`` ("x y w h"), beside
+    what overflows in ``data-field``: a script or a test reads them without the percentages."""
     width, height = face.width_mm + 2 * bleed, face.height_mm + 2 * bleed
     left, top = (bleed + outline.x) / width * 100, (bleed + outline.y) / height * 100
     box_w, box_h = outline.w / width * 100, outline.h / height * 100
@@ -71,8 +77,10 @@ def _outline(outline: Outline, face: FaceView, bleed: float) -> str:
     band = (f'<span class="spill" style="left:{_pct(left)};top:{_pct(top + box_h)};'
             f'width:{_pct(box_w)};height:{_pct(max(spill, 0.0) / height * 100)}"></span>'
             if spill > 0 else "")
+    box = " ".join(_mm(v) for v in (outline.x, outline.y, outline.w, outline.h))
     return (f'<span class="outline" style="left:{_pct(left)};top:{_pct(top)};'
-            f'width:{_pct(box_w)};height:{_pct(box_h)}" title="{_e(label)}">'
+            f'width:{_pct(box_w)};height:{_pct(box_h)}" title="{_e(label)}" '
+            f'data-box="{box}" data-field="{_e(outline.field)}">'
             f'<span class="overflow-tag {tag_side}">+{outline.overflow_mm:.1f} mm</span>'
             f'</span>{band}')
 

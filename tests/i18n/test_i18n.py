@@ -167,7 +167,9 @@ def test_a_label_too_long_for_a_widget_is_reported_too(mini):
     faces = lay_out_cards(checked.card_set, checked.game,
                           localizer_for(checked.card_set, "cwnb", "ru"), 0.0)
     (finding,) = [f for f in faces.findings if f.code == "text-overflow"]
-    assert finding.card == "order-1" and "summary table" in finding.message
+    # the summary table's cell prints the label: the finding names it, at its catalog entry
+    assert finding.card == "order-1" and "front label 'Gun' does not fit" in finding.message
+    assert finding.location.file == str(mini / "locales" / "ru.po")
 
 
 def test_a_fitting_translation_reports_nothing(mini):

@@ -46,8 +46,10 @@ def test_text_problem_carries_the_box_of_the_text_that_overflows():
     fits_nowhere = Element("text", (5.0, 50.0, 30.0, 8.0),
                            {"text": "{text}", "size": 8, "min_size": 7})
 
-    def chatty_widget(values, box, options, ctx):
-        ctx.fit(long_text, box[2], box[3], "regular", 8, 7, "widget text")
+    def chatty_widget(values, box, options, ctx):  # a table of two cells, the second too full
+        ctx.fit("Gun", (box[0], box[1], 8.0, box[3]), "regular", 8, 7, "attack:gun")
+        ctx.fit(long_text, (box[0] + 9.0, box[1] + 1.0, 11.0, 3.0), "regular", 8, 7,
+                ("action:evasive", "action:damage_control"))
         return []
 
     widget = Element("widget", (2.0, 3.0, 20.0, 5.0), {"widget": "chatty"})
@@ -55,8 +57,9 @@ def test_text_problem_carries_the_box_of_the_text_that_overflows():
     ctx = FaceContext(palette={"ink": "#000000"}, manifest=_manifest(), locale="en",
                       label=str, widgets={"chatty": chatty_widget}, icons={})
     face = layout_face(template, {"text": long_text}, ctx)
-    boxes = {problem.field: problem.box for problem in face.problems}
-    assert boxes == {"text": (5.0, 50.0, 30.0, 8.0), "widget text": (2.0, 3.0, 20.0, 5.0)}
+    boxes = {problem.names: problem.box for problem in face.problems}
+    assert boxes == {("text",): (5.0, 50.0, 30.0, 8.0),
+                     ("action:evasive", "action:damage_control"): (11.0, 4.0, 11.0, 3.0)}
     assert all(problem.overflow_mm > 5 for problem in face.problems)
 
 
@@ -86,7 +89,8 @@ def test_the_overflow_outline_is_the_text_box_of_the_card(preview):
     gun = next(card for card in preview.proof.cards if card.id == "gun-5in")
     for version in gun.versions:
         front = version.faces[0]
-        assert [(o.field, (o.x, o.y, o.w, o.h)) for o in front.outlines] == [("text", TEXT_BOX)]
+        assert [(o.field, (o.x, o.y, o.w, o.h)) for o in front.outlines] == [
+            ("action text", TEXT_BOX)]
         assert front.outlines[0].overflow_mm > 1
     calm = next(card for card in preview.proof.cards if card.id == "gun-3in")
     assert all(not face.outlines for version in calm.versions for face in version.faces)

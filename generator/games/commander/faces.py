@@ -63,17 +63,28 @@ def _energy_text(value: str | None) -> str:
     return value if isinstance(parsed, notation.Problem) else f"{parsed.type}{parsed.power}"
 
 
-def _stats(combat: Combat, label: LabelText, *, speed: bool, crew: bool) -> list[tuple[str,
-                                                                                          str]]:
-    cells = [(label("Прочность"), combat.hull or "—")]
+#: a stat cell: its printed label and value, then what each prints (the label's key; the card
+#: field, with the label key of a crew's quality before it), for a finding to name
+StatCell = tuple[str, str, str, str | tuple[str, ...]]
+
+
+def _cell(label: LabelText, key: str, value: str, field: str | tuple[str, ...]) -> StatCell:
+    return (label(key), value, key, field)
+
+
+def _stats(combat: Combat, label: LabelText, *, speed: bool, crew: bool) -> list[StatCell]:
+    cells = [_cell(label, "Прочность", combat.hull or "—", "hull")]
     if speed:
-        cells.append((label("Скорость"), str(combat.speed if combat.speed is not None else 0)))
-    cells.append((label("Броня"), str(combat.armor)))
-    cells.append((label("Щит"), _energy_text(combat.shield) or "—"))
+        cells.append(_cell(label, "Скорость",
+                           str(combat.speed if combat.speed is not None else 0), "speed"))
+    cells.append(_cell(label, "Броня", str(combat.armor), "armor"))
+    cells.append(_cell(label, "Щит", _energy_text(combat.shield) or "—", "shield"))
     if crew:
         size = combat.crew_size or 0
-        quality = label(f"crew:{combat.crew}") if combat.crew and size else ""
-        cells.append((label("Экипаж"), f"{quality}\u2009{size}" if quality else str(size)))
+        key = f"crew:{combat.crew}"
+        quality = label(key) if combat.crew and size else ""
+        cells.append(_cell(label, "Экипаж", f"{quality}\u2009{size}", (key, "crew_size"))
+                     if quality else _cell(label, "Экипаж", str(size), "crew_size"))
     return cells
 
 
@@ -87,22 +98,27 @@ def _mazer_text(combat: Combat) -> str:
     return f"{shield.type}{mazer.strip()}"
 
 
-def _weapons(combat: Combat, label: LabelText) -> list[tuple[str, str, str, str]]:
-    """(range band, its printed letter, weapon name, value) rows, longest range first."""
+#: a weapon row: range band, its printed letter, weapon name, value, and the card field it is
+#: (its name's label key is ``weapon:<field>``, its letter's ``range:<band>``)
+WeaponRow = tuple[str, str, str, str, str]
+
+
+def _weapons(combat: Combat, label: LabelText) -> list[WeaponRow]:
+    """Weapon rows, longest range first."""
     weapons = combat.weapons
-    rows: list[tuple[str, str, str]] = []
+    rows: list[tuple[str, str, str]] = []  # band, field, value
     if weapons.rockets is not None:
         # a range the validator rejects (a Latin "M") prints no band rather than a wrong one
         band = weapons.rocket_range if weapons.rocket_range in RANGES else ""
-        rows.append((band, label("weapon:rockets"), weapons.rockets))
+        rows.append((band, "rockets", weapons.rockets))
     for name, band in WEAPON_BANDS:
         value = getattr(weapons, name)
         if value is None:
             continue
         shown = _mazer_text(combat) if name == "mazer" else str(value)
-        rows.append((band, label(f"weapon:{name}"), shown))
+        rows.append((band, name, shown))
     rows.sort(key=lambda row: _BAND_ORDER.get(row[0], 3))
-    return [(band, label(f"range:{band}") if band else "", name, value)
+    return [(band, label(f"range:{band}") if band else "", label(f"weapon:{name}"), value, name)
             for band, name, value in rows]
 
 
@@ -189,7 +205,7 @@ def _building(card: MilitaryBuilding | CivilBuilding, text: FieldText,
 
 
 def _ground_unit(unit: GroundUnit, text: FieldText, label: LabelText) -> dict[str, object]:
-    stats = [(label("Сила"), str(unit.strength))]
+    stats = [_cell(label, "Сила", str(unit.strength), "strength")]
     return _unit(unit, text, label, stats, [], text(unit, "text"),
                  type_line=label("kind:ground_unit"), badge="resource",
                  badge_value=str(unit.cost), has_proper_name=False, art="ground-unit")
@@ -257,3 +273,21 @@ def face_values(card: Card, text: FieldText, label: LabelText) -> dict[str, obje
         if isinstance(card, kind):
             return values(card, text, label)
     return {}
+
+
+def printed_from(card: Card) -> dict[str, tuple[str, ...]]:
+    """The face values made of labels -> the label keys (and card fields) each prints, so that
+    a text too long for its box names the catalog entries a translator must shorten (see
+    ``FaceContext.printed_from``); stat cells and weapon rows carry their own keys."""
+    found: dict[str, tuple[str, ...]] = {"kind_label": (f"kind:{card.kind}",),
+                                         "type_line": (f"kind:{card.kind}",)}
+    if isinstance(card, Ship):
+        found["type_line"] = (f"size:{card.size}", "type")
+    elif isinstance(card, SpaceObject):
+        found["type_line"] = (f"object:{card.object_type}",)
+    elif isinstance(card, Upgrade):
+        found["host_line"] = ("Улучшает", *(f"host:{host}" for host in card.hosts))
+    if isinstance(card, SpaceObject | CivilBuilding) and (card.yield_resources
+                                                           or card.yield_chips):
+        found["body"] = ("Доход за ход", "text")
+    return found

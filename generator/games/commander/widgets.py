@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from generator.games.commander.faces import StatCell, WeaponRow
 from generator.games.commander.geometry import GAP, KEYWORD_LINE_H, KEYWORD_PT, ROW_H, STATS_H
 from generator.layout.engine import FaceContext, reads, text_ops
 from generator.layout.ops import Line, Op, Rect, Text
@@ -21,10 +22,12 @@ def _color(ctx: FaceContext, name: str) -> str:
     return ctx.color(name) or "#000000"
 
 
-def _fitted(text: str, box: Box, style: str, size: float, min_size: float, ctx: FaceContext,
-            color: str, align: str = "left", valign: str = "middle") -> list[Op]:
-    """Widget text fitted like a template text; what does not fit is reported as a finding."""
-    fitted = ctx.fit(text, box[2], box[3], style, size, min_size, "widget text")
+def _fitted(text: str, what: str | tuple[str, ...], box: Box, style: str, size: float,
+            min_size: float, ctx: FaceContext, color: str, align: str = "left",
+            valign: str = "middle") -> list[Op]:
+    """Widget text fitted like a template text; what does not fit is reported as a finding
+    naming ``what`` the text prints (a label key or card field), outlined in ``box``."""
+    fitted = ctx.fit(text, box, style, size, min_size, what)
     return text_ops(fitted, box, align, valign, style, color, ctx.icons)[0]
 
 
@@ -54,7 +57,7 @@ def stack(values: Mapping[str, object], box: Box, options: Options,
     return ops
 
 
-def _stat_cells(stats: list[tuple[str, str]], box: Box, ctx: FaceContext) -> list[Op]:
+def _stat_cells(stats: list[StatCell], box: Box, ctx: FaceContext) -> list[Op]:
     x, y, w, h = box
     count = len(stats)
     cell_w = min(w / count, 14.0)
@@ -62,19 +65,19 @@ def _stat_cells(stats: list[tuple[str, str]], box: Box, ctx: FaceContext) -> lis
     left = x + (w - cell_w * count) / 2
     ink, fill, line = _color(ctx, "ink"), _color(ctx, "cell"), _color(ctx, "rule")
     ops: list[Op] = []
-    for index, (label, value) in enumerate(stats):
+    for index, (label, value, label_key, field) in enumerate(stats):
         cx = left + index * cell_w
         inner = (cx + gap / 2, y, cell_w - gap, h)
         ops.append(Rect(*inner, fill=fill, stroke=line, width_pt=0.4, radius=0.9))
-        ops += _fitted(value, (inner[0] + 0.4, y + 0.5, inner[2] - 0.8, 5.2), "bold", 11.5,
-                       7.0, ctx, ink, "center")
-        ops += _fitted(label, (inner[0] + 0.3, y + 6.0, inner[2] - 0.6, 2.9), "narrow", 6.5,
-                       6.0, ctx, ink, "center")
+        ops += _fitted(value, field, (inner[0] + 0.4, y + 0.5, inner[2] - 0.8, 5.2), "bold",
+                       11.5, 7.0, ctx, ink, "center")
+        ops += _fitted(label, label_key, (inner[0] + 0.3, y + 6.0, inner[2] - 0.6, 2.9),
+                       "narrow", 6.5, 6.0, ctx, ink, "center")
     return ops
 
 
-def _weapon_row(row: tuple[str, str, str, str], box: Box, ctx: FaceContext) -> list[Op]:
-    band, letter, name, value = row
+def _weapon_row(row: WeaponRow, box: Box, ctx: FaceContext) -> list[Op]:
+    band, letter, name, value, field = row
     x, y, w, h = box
     ink = _color(ctx, "ink")
     ops: list[Op] = []
@@ -82,13 +85,13 @@ def _weapon_row(row: tuple[str, str, str, str], box: Box, ctx: FaceContext) -> l
     if band:
         ops.append(Rect(x + 0.3, y + 0.35, tag_w, h - 0.7, fill=_color(ctx, f"band_{band}"),
                         radius=0.6))
-        ops += _fitted(letter, (x + 0.3, y + 0.35, tag_w, h - 0.7), "bold", 7.5, 6.0, ctx,
-                       WHITE, "center")
+        ops += _fitted(letter, f"range:{band}", (x + 0.3, y + 0.35, tag_w, h - 0.7), "bold",
+                       7.5, 6.0, ctx, WHITE, "center")
     value_w = 14.0
-    ops += _fitted(name, (x + tag_w + 1.3, y, w - tag_w - value_w - 1.5, h), "narrow", 8.0,
-                   6.0, ctx, ink)
-    ops += _fitted(value, (x + w - value_w, y, value_w - 0.4, h), "bold", 9.0, 6.5, ctx, ink,
-                   "right")
+    ops += _fitted(name, f"weapon:{field}", (x + tag_w + 1.3, y, w - tag_w - value_w - 1.5, h),
+                   "narrow", 8.0, 6.0, ctx, ink)
+    ops += _fitted(value, field, (x + w - value_w, y, value_w - 0.4, h), "bold", 9.0, 6.5,
+                   ctx, ink, "right")
     ops.append(Line(x, y + h, x + w, y + h, _color(ctx, "rule"), 0.3))
     return ops
 

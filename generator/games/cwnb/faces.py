@@ -111,3 +111,19 @@ def face_values(card: Card, text: FieldText, label: LabelText) -> dict[str, obje
     if isinstance(card, PlayerOrder):
         return {"order": card.order, "name": text(card, "name") if card.name else ""}
     return {}
+
+
+def printed_from(card: Card) -> dict[str, tuple[str, ...]]:
+    """The face values made of labels -> the label keys (and card fields) each prints, so that
+    a text too long for its box names the catalog entries a translator must shorten (see
+    ``FaceContext.printed_from``); the other values print the card field of their name."""
+    if isinstance(card, Ship):
+        found = {"class_line": ("{ship_class} class", "class"),
+                 "type_name": (f"type:{card.type}",), "nation": (f"nation:{card.nation}",),
+                 "hunter_note": ("{bonus} to hit passive submarines",)}
+        if card.traits:
+            found["traits_text"] = tuple(trait.upper() for trait in card.traits)
+        return found
+    if isinstance(card, Action):
+        return {"category_label": (CATEGORY_LABELS[ACTION_CATEGORY[card.action]],)}
+    return {}

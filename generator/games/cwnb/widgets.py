@@ -68,10 +68,9 @@ def platforms(values: Mapping[str, object], box: Box, options: Options,
     ops: list[Op] = []
     for index, (label, kind, details) in enumerate(rows):
         top = y + index * row_h
-        label_fit = ctx.fit(ctx.label(label), label_w - 1.0, chip_h, "bold", 7.5, 6.0,
-                            f"label '{label}'")
-        ops += text_ops(label_fit, (x, top, label_w - 1.0, chip_h), "left", "middle", "bold",
-                        ink, ctx.icons)[0]
+        label_box = (x, top, label_w - 1.0, chip_h)
+        label_fit = ctx.fit(ctx.label(label), label_box, "bold", 7.5, 6.0, label)
+        ops += text_ops(label_fit, label_box, "left", "middle", "bold", ink, ctx.icons)[0]
         cursor = x + label_w
         for detail in details:
             if kind in {"gun", "missile"}:
@@ -88,15 +87,17 @@ def platforms(values: Mapping[str, object], box: Box, options: Options,
     return ops
 
 
-def _rows(pairs: list[tuple[str, str]], box: Box, ink: str, ctx: FaceContext) -> list[Op]:
+def _rows(rows: list[tuple[str, str, str]], box: Box, ink: str, ctx: FaceContext) -> list[Op]:
+    """(label key, printed label, value) rows: the label on the left, fitted to its cell, the
+    value right-aligned on a rule."""
     x, y, w, h = box
-    row_h = min(h / max(len(pairs), 1), 5.0)
+    row_h = min(h / max(len(rows), 1), 5.0)
     value_w = 9.0
     ops: list[Op] = []
-    for index, (label, value) in enumerate(pairs):
+    for index, (key, label, value) in enumerate(rows):
         base = y + (index + 0.75) * row_h
-        fitted = ctx.fit(label, w - value_w - 1.0, row_h, "regular", 7.5, 6.0,
-                         "chance label")
+        fitted = ctx.fit(label, (x, y + index * row_h, w - value_w - 1.0, row_h), "regular",
+                         7.5, 6.0, key)
         ops.append(Text(x, base, label, "regular", fitted.size_pt, ink))
         ops.append(Text(x + w, base, value, "bold", 8.5, ink, "right"))
         ops.append(Line(x, base + 1.1, x + w, base + 1.1, ink, 0.3))
@@ -108,31 +109,42 @@ def chance_table(values: Mapping[str, object], box: Box, options: Options,
                  ctx: FaceContext) -> list[Op]:
     """Chance to hit on a d6: one line, or one per target state or row."""
     ink = _ink(ctx, options)
-    pairs: list[tuple[str, str]] = []
+    rows: list[tuple[str, str, str]] = []
+
+    def row(key: str, value: object) -> None:
+        rows.append((key, ctx.label(key), str(value)))
+
     if values.get("chance_vs_active"):
-        pairs.append((ctx.label("vs active submarine"), str(values["chance_vs_active"])))
-        pairs.append((ctx.label("vs passive submarine"), str(values["chance_vs_passive"])))
+        row("vs active submarine", values["chance_vs_active"])
+        row("vs passive submarine", values["chance_vs_passive"])
     elif values.get("chance_vs_passive"):
-        pairs.append((ctx.label("vs passive submarine"), str(values["chance_vs_passive"])))
+        row("vs passive submarine", values["chance_vs_passive"])
     elif values.get("chance_by_row"):
-        for row, top in enumerate(values.get("chance_by_row") or (), start=1):
-            pairs.append((substitute_row(ctx.label("Row {row}"), row), chance_range(int(top))))
+        for number, top in enumerate(values.get("chance_by_row") or (), start=1):
+            rows.append(("Row {row}", substitute_row(ctx.label("Row {row}"), number),
+                         chance_range(int(top))))
     elif values.get("chance_to_hit"):
-        pairs.append((ctx.label("Chance to hit"), str(values["chance_to_hit"])))
-    return _rows(pairs, box, ink, ctx)
+        row("Chance to hit", values["chance_to_hit"])
+    return _rows(rows, box, ink, ctx)
 
 
 def substitute_row(template: str, row: int) -> str:
     return template.replace("{row}", str(row))
 
 
-def summary_lines(label: Callable[[str], str]) -> list[tuple[str, tuple[str, ...]]]:
-    """The rows of the Action Card Summary as printed: each attack of the engine's own table
-    (``summary_rows``) and its answers, in the language of ``label``."""
-    return [(label(f"attack:{attack.key}"),
-             tuple(label(f"counter:{c}") if c == AIR_DEFENSE_RATING else label(f"action:{c}")
+def summary_keys() -> list[tuple[str, tuple[str, ...]]]:
+    """The label keys of the Action Card Summary's rows: each attack of the engine's own table
+    (``summary_rows``) and its answers."""
+    return [(f"attack:{attack.key}",
+             tuple(f"counter:{c}" if c == AIR_DEFENSE_RATING else f"action:{c}"
                    for c in attack.countered_by))
             for attack in summary_rows()]
+
+
+def summary_lines(label: Callable[[str], str]) -> list[tuple[str, tuple[str, ...]]]:
+    """The rows of the Action Card Summary as printed, in the language of ``label``."""
+    return [(label(attack), tuple(label(answer) for answer in answers))
+            for attack, answers in summary_keys()]
 
 
 @reads()
@@ -141,19 +153,20 @@ def summary_table(values: Mapping[str, object], box: Box, options: Options,
     """The Action Card Summary (rule 6), printed from the engine's own attack table."""
     x, y, w, h = box
     ink = _ink(ctx, options)
-    lines = summary_lines(ctx.label)
-    row_h = h / len(lines)
+    keys = summary_keys()
+    row_h = h / len(keys)
     left_w = w * 0.42
     ops: list[Op] = []
-    for index, (attack_name, answer_names) in enumerate(lines):
+    for index, (attack, answers) in enumerate(keys):
         top = y + index * row_h
         if index % 2 == 0:
             ops.append(Rect(x, top, w, row_h, fill=ctx.color("table_band")))
-        answers = ", ".join(answer_names)
-        for text, style, box_x, box_w in ((attack_name, "bold", x + 1.0, left_w - 2.4),
-                                          (answers, "regular", x + left_w, w - left_w - 1.0)):
-            fitted = ctx.fit(text, box_w, row_h - 0.6, style, 7.0, 6.0, "summary table")
+        printed = ", ".join(ctx.label(answer) for answer in answers)
+        for text, what, style, box_x, box_w in (
+                (ctx.label(attack), attack, "bold", x + 1.0, left_w - 2.4),
+                (printed, answers, "regular", x + left_w, w - left_w - 1.0)):
             text_box = (box_x, top + 0.3, box_w, row_h - 0.6)
+            fitted = ctx.fit(text, text_box, style, 7.0, 6.0, what)
             drawn, _ = text_ops(fitted, text_box, "left", "middle", style, ink, ctx.icons)
             ops += drawn
     ops.append(Line(x + left_w - 0.8, y, x + left_w - 0.8, y + h, ink, 0.3))

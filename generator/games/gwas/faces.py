@@ -211,3 +211,38 @@ def face_values(card: Card, text: FieldText, label: LabelText) -> dict[str, obje
     if isinstance(card, Reference):
         return _reference_values(card, text, label)
     return {}
+
+
+#: the rule lines of each kind of counter: face value -> the label it fills
+_LINES: tuple[tuple[type, dict[str, str]], ...] = (
+    (Submarine, {"contact_line": "submarine_contact", "attack_line": "submarine_attack",
+                 "points_line": "submarine_points"}),
+    (Mtb, {"contact_line": "mtb_contact", "surprise_line": "mtb_surprise"}),
+    (Airship, {"endurance_line": "airship_endurance"}),
+)
+
+
+def printed_from(card: Card) -> dict[str, tuple[str, ...]]:
+    """The face values made of labels -> the label keys (and card fields) each prints, so that
+    a text too long for its box names the catalog entries a translator must shorten (see
+    ``FaceContext.printed_from``); the other values print the card field of their name."""
+    found: dict[str, tuple[str, ...]] = {}
+    if isinstance(card, Unit):
+        found |= {"nation": (f"nation:{card.nation}",), "side_name": (f"side:{card.side}",)}
+    if isinstance(card, Ship):
+        found |= {
+            "class_name": (f"group:{NONCOMBAT}" if card.group == NONCOMBAT
+                           else class_key(card.ship_class),),
+            "group_name": (f"group:{card.group}",),
+            "nation_line": (f"nation:{card.nation}", *(("year",) if card.year else ())),
+            "hit_line": ("hit_line_italic" if card.italic else "hit_line",)}
+    elif isinstance(card, Submarine | Mtb):
+        found["code"] = (f"code:{card.kind}",)
+    for kind, lines in _LINES:
+        if isinstance(card, kind):
+            found |= {value: (key,) for value, key in lines.items()}
+    if isinstance(card, Leader):
+        found["flagship_line"] = ("flagship_line", "flagship")
+    if isinstance(card, Reference) and card.rule:
+        found["rule_line"] = ("rule_line", "rule")
+    return found

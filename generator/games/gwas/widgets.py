@@ -22,11 +22,12 @@ def _ink(ctx: FaceContext, options: Options, default: str = "ink") -> str:
     return ctx.color(options.get("color", default)) or "#000000"
 
 
-def _text(ctx: FaceContext, text: str, box: Box, style: str, size: float, color: str,
-          align: str = "left", valign: str = "middle", what: str = "label") -> list[Op]:
+def _text(ctx: FaceContext, text: str, what: str | tuple[str, ...], box: Box, style: str,
+          size: float, color: str, align: str = "left", valign: str = "middle") -> list[Op]:
     """Fit one short text into ``box`` (shrinking to 6 pt at most) and draw it; a text that
-    does not fit becomes a text-overflow finding under ``what``, like a template's own text."""
-    fitted = ctx.fit(text, box[2], box[3], style, size, min(size, MIN_PT), what)
+    does not fit becomes a text-overflow finding naming ``what`` it prints (a label key or
+    card field), outlined in ``box``, like a template's own text."""
+    fitted = ctx.fit(text, box, style, size, min(size, MIN_PT), what)
     return text_ops(fitted, box, align, valign, style, color, ctx.icons)[0]
 
 
@@ -39,7 +40,7 @@ def torpedoes(values: Mapping[str, object], box: Box, options: Options,
               (int(values.get("torpedo_hull") or 0), "torpedo:hull")]
     mounts = [(n, key) for n, key in mounts if n]
     if not mounts:
-        return _text(ctx, "\u2014", box, "bold", 9, ctx.color("rule") or ink)
+        return _text(ctx, "\u2014", "torpedoes", box, "bold", 9, ctx.color("rule") or ink)
     chip_w = (w - 1.5 * (len(mounts) - 1)) / len(mounts) if len(mounts) > 1 else min(w, 34.0)
     ops: list[Op] = []
     for index, (count, key) in enumerate(mounts):
@@ -47,8 +48,8 @@ def torpedoes(values: Mapping[str, object], box: Box, options: Options,
         ops.append(Rect(cx, y, chip_w, h, stroke=ink, width_pt=0.5, radius=h * 0.25))
         ops.append(art_image(ctx, "art/torpedo.svg", cx + 0.8, y + (h - 6.0) / 2, 6.0, ink))
         ops.append(Text(cx + 7.6, y + h / 2 + 1.3, str(count), "bold", 10.5, ink))
-        ops += _text(ctx, ctx.label(key), (cx + 11.0, y + 0.4, chip_w - 11.6, h - 0.8),
-                     "narrow", 7.0, ink, what="torpedoes")
+        ops += _text(ctx, ctx.label(key), key, (cx + 11.0, y + 0.4, chip_w - 11.6, h - 0.8),
+                     "narrow", 7.0, ink)
     return ops
 
 
@@ -74,14 +75,21 @@ def hull_boxes(values: Mapping[str, object], box: Box, options: Options,
 ClassRow = tuple[str, str, Box, Box]  # code ("" for a group heading), name, code box, name box
 
 
+def class_keys() -> list[tuple[str, str]]:
+    """(class code, label key of its name) of each row of the class table of 003:228, in
+    print order; a group's heading has no code."""
+    keys: list[tuple[str, str]] = []
+    for group, codes in CLASS_ROWS:
+        keys.append(("", f"group:{group}"))
+        keys += [(code, class_key(code.split("/")[0])) for code in codes]
+    return keys
+
+
 def class_rows(label, box: Box) -> list[ClassRow]:
     """The rows of the class table of 003:228 with where each text goes; ``label`` translates
     the class and group names. Shared by the widget and the tests that check every name fits."""
     x, y, w, h = box
-    texts: list[tuple[str, str]] = []
-    for group, codes in CLASS_ROWS:
-        texts.append(("", label(f"group:{group}").upper()))
-        texts += [(code, label(class_key(code.split("/")[0]))) for code in codes]
+    texts = [(code, label(key) if code else label(key).upper()) for code, key in class_keys()]
     row_h = h / len(texts)
     code_w = 9.0
     rows: list[ClassRow] = []
@@ -104,13 +112,16 @@ def class_table(values: Mapping[str, object], box: Box, options: Options,
     ink = _ink(ctx, options)
     code_style, name_style, size = CLASS_STYLE
     ops: list[Op] = []
-    for code, name, code_box, name_box in class_rows(ctx.label, box):
+    for (_, key), (code, name, code_box, name_box) in zip(class_keys(),
+                                                          class_rows(ctx.label, box),
+                                                          strict=True):
         if not code:
             ops.append(Rect(*code_box, fill=ctx.color("table_band")))
-            ops += _text(ctx, name, name_box, code_style, size, ink, what="class table")
+            ops += _text(ctx, name, key, name_box, code_style, size, ink)
             continue
-        ops += _text(ctx, code, code_box, code_style, size, ink, what="class table")
-        ops += _text(ctx, name, name_box, name_style, size, ink, what="class table")
+        # a code is the rules' own, in every language: it is named as what it is
+        ops += _text(ctx, code, f"class code '{code}'", code_box, code_style, size, ink)
+        ops += _text(ctx, name, key, name_box, name_style, size, ink)
     return ops
 
 
@@ -147,11 +158,11 @@ def modifiers(values: Mapping[str, object], box: Box, options: Options,
             modifier_rows(str(values.get("modifiers") or ""), box)):
         if index % 2 == 0:
             ops.append(Rect(*band, fill=ctx.color("table_band")))
-        ops += _text(ctx, label, label_box, label_style if value else value_style, size, ink,
-                     what="modifiers")
+        ops += _text(ctx, label, "modifiers", label_box, label_style if value else value_style,
+                     size, ink)
         if value:
-            ops += _text(ctx, value, value_box, value_style, size + 0.5, ink, "right",
-                         what="modifiers")
+            ops += _text(ctx, value, "modifiers", value_box, value_style, size + 0.5, ink,
+                         "right")
     return ops
 
 
