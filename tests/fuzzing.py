@@ -543,13 +543,14 @@ def attack_svg_raster(data: bytes, rng: random.Random, target: Path) -> bytes:
 
 def attack_workbook_xml(path: Path, rng: random.Random) -> str:
     """Edit the XML inside a workbook: a long comment or attribute (expat's quadratic case),
-    many shared strings or styles, a part cut short or not XML."""
+    many shared strings or styles, elements nested millions deep, a part cut short or not
+    XML."""
     import zipfile
 
     with zipfile.ZipFile(path) as source:
         parts = {info.filename: source.read(info) for info in source.infolist()}
     sheet = next((n for n in parts if n.startswith("xl/worksheets/")), "xl/worksheets/sheet1.xml")
-    choice = rng.randrange(6)
+    choice = rng.randrange(7)
     xml = parts.get(sheet, b"<worksheet/>")
     if choice == 0:
         size = rng.choice([300_000, 3_000_000, 24_000_000])
@@ -567,6 +568,11 @@ def attack_workbook_xml(path: Path, rng: random.Random) -> str:
         parts["xl/styles.xml"] = parts["xl/styles.xml"].replace(
             b"</cellXfs>", b"<xf/>" * rng.choice([100, 1_000_000]) + b"</cellXfs>")
         what = "styles"
+    elif choice == 6:
+        depth = rng.choice([100, 1_000_000, 9_000_000])
+        parts[sheet] = xml.replace(b"</worksheet>", b"<x>" * depth + b"</x>" * depth
+                                   + b"</worksheet>")
+        what = f"nested {depth}"
     elif choice == 4:
         name = rng.choice(sorted(n for n in parts if n.endswith(".xml")))
         parts[name] = parts[name][: rng.randrange(len(parts[name]) + 1)]

@@ -61,6 +61,33 @@ def test_a_long_token_in_workbook_xml_is_refused_before_expat(rockpool, token):
     assert found["file"].endswith("more.xlsx") and "sheet1.xml" in found["message"]
 
 
+@pytest.mark.parametrize("depth", [64, 1_000_000])  # under the sheet's root: 65 deep and more
+def test_elements_nested_deeper_than_a_sheet_are_refused_before_a_reader(rockpool, depth):
+    """9 million nested tags in a 67 KB workbook took 2.5 GiB and printed the cards (exit 0);
+    64 levels is ten times what a sheet needs."""
+    book = _workbook(rockpool / "more.xlsx", _inline_row(1, TIDE_HEADER)
+                     + _inline_row(2, TIDE_ROW))
+    nest = b"<x>" * depth + b"</x>" * depth
+    _replace_part(book, "xl/worksheets/sheet1.xml",
+                  lambda xml: xml.replace(b"</sheetData>", b"</sheetData>" + nest))
+    assert book.stat().st_size < 100_000  # a small file
+    [found] = [f for f in _findings(rockpool) if f["code"] == "xlsx-too-deep"]
+    assert found["file"].endswith("more.xlsx") and "sheet1.xml" in found["message"]
+
+
+def test_a_workbook_nested_as_deep_as_the_limit_is_read(rockpool):
+    """The legal twin: 64 levels in all (the sheet's root and 63 more) read without a finding
+    of nesting."""
+    book = _workbook(rockpool / "more.xlsx", _inline_row(1, TIDE_HEADER)
+                     + _inline_row(2, TIDE_ROW))
+    nest = b"<x>" * 63 + b"</x>" * 63
+    _replace_part(book, "xl/worksheets/sheet1.xml",
+                  lambda xml: xml.replace(b"</sheetData>", b"</sheetData>" + nest))
+    result = run_limited("validate", str(rockpool), "--format", "json", timeout=120)
+    codes = {f["code"] for f in json.loads(result.stdout)["findings"]}
+    assert "xlsx-too-deep" not in codes and "bad-spreadsheet" not in codes
+
+
 @pytest.mark.parametrize(("part", "edit", "said"), [
     ("xl/sharedStrings.xml", lambda _: (
         b'<?xml version="1.0"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/'

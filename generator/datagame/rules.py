@@ -224,8 +224,11 @@ def _reach(rule: DataRule, facts: Reads, ctx: RuleContext):
     return values_of
 
 
-def _trial(rule: DataRule, ctx: RuleContext) -> str | None:
-    """Run the rule on sample cards; a type mistake shows up as an error or a non-boolean."""
+def _trial(rule: DataRule, ctx: RuleContext) -> tuple[str, str] | None:
+    """Run the rule on sample cards; a type mistake shows up as an error or a non-boolean
+    (``rule-wrong-type``). A rule that exhausts CEL's iteration budget on the samples alone
+    (literal lists ranged over) is ``rule-too-costly``, whatever its type. Returns the
+    finding's code and message."""
     assert rule.expression is not None
     if rule.kind is not None and rule.kind not in ctx.samples:
         return None  # the kind's schema has a mistake (reported there): no sample to try
@@ -240,17 +243,20 @@ def _trial(rule: DataRule, ctx: RuleContext) -> str | None:
         elif rule.level == "deck":
             activation["deck"] = [{"card": sample, "count": 1}]
         value = rule.expression.evaluate(activation)
+        if over_budget(value):
+            return "rule-too-costly", describe_error(value)
         if is_error(value):
             text = describe_error(value)
             if text.startswith("no field"):
                 continue  # a field only some kinds have; the name check covers real typos
-            return type_clash(rule.expression, activation) or text
+            return "rule-wrong-type", type_clash(rule.expression, activation) or text
         if not isinstance(value, bool):
-            return f"the check gives {_kind_of(value)} ({value}), not true or false"
+            return "rule-wrong-type", (f"the check gives {_kind_of(value)} ({value}), not "
+                                       "true or false")
         # `a || b` is true when b is, even if a is an error: look at each operation too
         clash = type_clash(rule.expression, activation)
         if clash is not None:
-            return clash
+            return "rule-wrong-type", clash
     return None
 
 
@@ -308,8 +314,8 @@ def compile_rules(entries: Sequence[Mapping[str, Any]], path: tuple[str, ...],
             continue
         wrong = _trial(rule, ctx)
         if wrong is not None:
-            findings.append(error("rule-wrong-type", f"rule '{rule.code}': {wrong}",
-                                  rule.check_location))
+            code, message = wrong
+            findings.append(error(code, f"rule '{rule.code}': {message}", rule.check_location))
             continue
         rules.append(rule)
     return rules, findings

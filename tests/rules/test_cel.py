@@ -192,6 +192,11 @@ def costly(tmp_path_factory) -> tuple[Path, dict]:
     extra = "".join(EXTRA_RULES.format(index=i, text=t) for i, t in enumerate(RUNAWAYS))
     extra += EXTRA_RULES.format(index="budget",
                                 text="cards.all(c, cards.exists_one(d, d.id == c.id))")
+    # literal lists ranged over: the estimate lets 300 x 300 run, the sample trial meets
+    # CEL's budget before any card is checked (it was reported as rule-wrong-type)
+    literal = "[" + ", ".join(["1"] * 300) + "]"
+    extra += EXTRA_RULES.format(index="literal",
+                                text=f"{literal}.map(x, {literal}.map(y, 1)).size() > 0")
     extra += ("  - code: no-freighters\n    kind: creature\n"
               "    check: \"!has(self.class) || class != 'freighter'\"\n"
               "    message: no freighters\n")
@@ -231,6 +236,10 @@ def test_cels_own_budget_stops_what_the_estimate_lets_run(costly) -> None:
               if f["line"] == _line_of(pack, "code: runaway-budget") + 1]
     assert [f["code"] for f in budget] == ["rule-too-costly"]
     assert "more than 10,000 iterations" in budget[0]["message"]
+    literal = [f for f in report["findings"]
+               if f["line"] == _line_of(pack, "code: runaway-literal") + 1]
+    assert [(f["code"], f["column"]) for f in literal] == [("rule-too-costly", 12)]
+    assert "more than 10,000 iterations" in literal[0]["message"]
 
 
 def test_deck_rules_count_copies_with_sum(costly) -> None:
