@@ -2,7 +2,8 @@
 
 Some answers are costly only because of what they import: a JSON Schema's verdict needs
 jsonschema-rs (some 12 ms to load and compile), a template condition of a built-in game needs the
-CEL runtime (some 30 ms). The same questions come back on every build of an unchanged pack, so
+CEL runtime (some 30 ms), a built-in game's rule checks need their modules and regular
+expressions. The same questions come back on every build of an unchanged pack, so
 each kind of question keeps the digests of the questions it answered, with their one-byte
 answer, in an entry of the cache layer (generator.cache.usercache); a run whose questions are
 all known imports nothing to answer them. The entry's name covers what decides the answers
@@ -29,9 +30,16 @@ def digest_of(question: object) -> bytes | None:
     """A question's digest (marshal's bytes: types, order and all); None for one marshal cannot
     write (a YAML date, an object)."""
     try:
-        return hashlib.sha256(marshal.dumps(question, 4)).digest()[:DIGEST_BYTES]
+        written = marshal.dumps(question, 4)
     except ValueError:
         return None
+    return digest_of_bytes(written)
+
+
+def digest_of_bytes(data: bytes) -> bytes:
+    """The digest of a question already written as bytes (a caller that encodes its records
+    itself, such as the rule verdicts: generator.rules.verdicts)."""
+    return hashlib.sha256(data).digest()[:DIGEST_BYTES]
 
 
 class DigestMemo:

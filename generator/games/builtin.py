@@ -8,7 +8,7 @@ rules, not its drawing code, which imports the layout engine and ReportLab.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -50,12 +50,44 @@ class LazyFaces:
         return getattr(self.load(), name)
 
 
+class LazyRules(Sequence[Callable[..., list]]):
+    """A game's rule checks (or deck checks), imported from its ``rules`` package at first use:
+    a warm build of an unchanged pack takes their verdict from the rule memo
+    (generator.rules.verdicts) and so never imports them, nor compiles their patterns."""
+
+    __slots__ = ("_loaded", "_module", "_name")
+
+    def __init__(self, module: str, name: str = "RULES") -> None:
+        self._module = module
+        self._name = name
+        self._loaded: tuple[Callable[..., list], ...] | None = None
+
+    def load(self) -> tuple[Callable[..., list], ...]:
+        if self._loaded is None:
+            self._loaded = tuple(getattr(importlib.import_module(self._module), self._name))
+        return self._loaded
+
+    def __iter__(self) -> Iterator[Callable[..., list]]:
+        return iter(self.load())
+
+    def __len__(self) -> int:
+        return len(self.load())
+
+    def __getitem__(self, index):  # type: ignore[no-untyped-def, override]
+        return self.load()[index]
+
+
 class BuiltinGame(Game, frozen=True):
     """A built-in game: its templates are pnp's own, so one that does not load is pnp's bug
     (TemplateError propagates), never a finding about the user's pack."""
 
     #: pnp ships each built-in game's base pack whole (cards/<game>/)
     base_pack_has_every_kind: bool = True
+
+    def rules_key(self) -> bytes:
+        """A built-in game's rules read the card set only, and are pnp's own code (which the
+        cache layer's key recipe covers)."""
+        return f"built-in game {self.name}".encode()
 
     def template(self, name: str) -> Template:
         from generator.model.template import load_template

@@ -20,6 +20,7 @@ from generator.model.game import Game
 from generator.pipeline import crosspack
 from generator.pipeline.cardgeometry import card_geometry_findings
 from generator.pipeline.pack import PackLoad, load_pack
+from generator.rules import verdicts as rule_verdicts
 from generator.rules.basepack import missing_kinds
 from generator.runtime.gcpause import collector_paused
 
@@ -135,8 +136,10 @@ def _validate(base: Path, expansions: tuple[Path, ...],
         _loaded(base_load, game), tuple(_loaded(load, game) for load in expansion_loads),
         card_set, display_path(base_load.pack.root), ids=checked)
     # a game that checks cards from their sound fields sees those that failed their schema
-    own = game.check(checked if checked is not card_set
-                     and any(kind.partial for kind in game.kinds.values()) else card_set)
+    # (a set found clean before is not checked again: generator.rules.verdicts)
+    own = rule_verdicts.checked(game, checked if checked is not card_set
+                                and any(kind.partial for kind in game.kinds.values())
+                                else card_set)
     result.findings.extend(crosspack.without_refined(generic, own))
     result.findings.extend(own)
     result.findings.extend(card_geometry_findings(card_set, game))

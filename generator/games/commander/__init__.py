@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from generator.games.builtin import BuiltinGame, LazyFaces
+from generator.games.builtin import BuiltinGame, LazyFaces, LazyRules
 from generator.games.commander import model
-from generator.games.commander.rules import DECK_RULES, RULES
 from generator.model.game import CardKind
 
 _KINDS = {
@@ -29,7 +28,7 @@ GAME = BuiltinGame(
     kinds=MappingProxyType({name: CardKind(name, f"{name}.schema.json", build)
                             for name, build in _KINDS.items()}),
     faces=LazyFaces("generator.games.commander.faces", "generator.games.commander.widgets"),
-    rules=RULES,
+    rules=LazyRules("generator.games.commander.rules"),
     deck_schema="deck.schema.json",
-    deck_rules=DECK_RULES,
+    deck_rules=LazyRules("generator.games.commander.rules", "DECK_RULES"),
 )

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from generator.games.builtin import BuiltinGame, LazyFaces
+from generator.games.builtin import BuiltinGame, LazyFaces, LazyRules
 from generator.games.cwnb.model import build_action, build_player_order, build_ship
-from generator.games.cwnb.rules import RULES
 from generator.model.game import CardKind
 
 GAME = BuiltinGame(
@@ -20,5 +19,5 @@ GAME = BuiltinGame(
                                  build_player_order),
     }),
     faces=LazyFaces("generator.games.cwnb.faces", "generator.games.cwnb.widgets"),
-    rules=RULES,
+    rules=LazyRules("generator.games.cwnb.rules"),
 )

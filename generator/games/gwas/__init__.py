@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from generator.games.builtin import BuiltinGame, LazyFaces
+from generator.games.builtin import BuiltinGame, LazyFaces, LazyRules
 from generator.games.gwas.model import (
     build_airship,
     build_fleet_counter,
@@ -19,7 +19,6 @@ from generator.games.gwas.model import (
     build_ship,
     build_submarine,
 )
-from generator.games.gwas.rules import RULES
 from generator.model.cards import CardSize
 from generator.model.game import CardKind
 
@@ -41,5 +40,5 @@ GAME = BuiltinGame(
                                   build_fleet_counter, size=COUNTER_SIZE),
     }),
     faces=LazyFaces("generator.games.gwas.faces", "generator.games.gwas.widgets"),
-    rules=RULES,
+    rules=LazyRules("generator.games.gwas.rules"),
 )
