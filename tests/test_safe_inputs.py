@@ -190,16 +190,44 @@ def test_fuzzy_matching_over_a_hundred_thousand_obsolete_entries_is_bounded(monk
     from generator.core import limits
     from generator.i18n import pomerge
 
-    calls = []
+    work = []
     real = pomerge.similarity
-    monkeypatch.setattr(pomerge, "similarity", lambda a, b: calls.append(1) or real(a, b))
+
+    def counted(a: str, b: str) -> float:
+        work.append(pomerge.comparison_work(len(a.encode()), len(b.encode())))
+        return real(a, b)
+
+    monkeypatch.setattr(pomerge, "similarity", counted)
     old = [polib.POEntry(msgid=f"The ship number {i} fires twice", msgstr=f"Schiff {i}",
                          obsolete=True) for i in range(100_000)]
     new = [polib.POEntry(msgid=f"The boat number {i} fires once", msgstr="")
            for i in range(50)]
     merged = pomerge.merge_entries(old, new)
-    assert len(calls) <= limits.MAX_FUZZY_COMPARISONS
+    assert sum(work) <= limits.MAX_FUZZY_WORK
+    assert len(work) > 100_000  # short texts: many comparisons still fit
     assert "fuzzy" in merged[0].flags  # the first new texts were still matched
+
+
+def test_fuzzy_matching_counts_long_texts_for_what_they_cost(monkeypatch):
+    """10,000 old translations of 740 characters against 40 new texts stayed under the count
+    of comparisons and took 8.8 s of CPU; counted in bytes walked they stop at the budget."""
+    import polib
+
+    from generator.core import limits
+    from generator.i18n import pomerge
+
+    calls = []
+    real = pomerge.similarity
+    monkeypatch.setattr(pomerge, "similarity", lambda a, b: calls.append(1) or real(a, b))
+    words = "the fleet sails at dawn and fires at the enemy line "
+    old = [polib.POEntry(msgid=f"{i} " + words * 14, msgstr=f"Flotte {i}", obsolete=True)
+           for i in range(9_999)]
+    new = [polib.POEntry(msgid=f"new {i} " + words * 14, msgstr="") for i in range(40)]
+    pomerge.merge_entries(old, new)
+    each = pomerge.comparison_work(len(new[0].msgid), len(old[0].msgid))
+    assert 700 < len(new[0].msgid) < 800
+    assert len(calls) * each <= limits.MAX_FUZZY_WORK + each
+    assert len(calls) < 20_000  # the count alone let 150,000 through
 
 
 # --- decks and a built-in game's base pack --------------------------------------------------

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterator
+from functools import cache
 
 import polib
 
@@ -26,8 +27,10 @@ _ESCAPES = {"\a": "a", "\b": "b", "\f": "f", "\n": "n", "\r": "r", "\t": "t", "\
             '"': '"', "\\": "\\"}
 
 
+@cache
 def _char_width(char: str) -> int:
-    """Columns a character takes, as libunistring counts them outside CJK encodings."""
+    """Columns a character takes, as libunistring counts them outside CJK encodings (kept per
+    character, as the line-break classes are: an 8 MB catalog is some 15 million lookups)."""
     if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
         return 0
     if unicodedata.east_asian_width(char) in ("W", "F"):
@@ -66,14 +69,15 @@ def _escaped(portion: str) -> tuple[str, list[bool]]:
     return "".join(chars), forbidden
 
 
-def _breaks(text: str, forbidden: list[bool], width: int, start_column: int) -> set[int]:
+def _breaks(text: str, opportunities: list[bool], forbidden: list[bool], width: int,
+            start_column: int) -> set[int]:
     """Indices before which a line break goes: gettext's greedy fill over the break
-    opportunities (libunistring's ``ulc_width_linebreaks``)."""
+    ``opportunities`` of ``text`` (libunistring's ``ulc_width_linebreaks``)."""
     result: set[int] = set()
     last_break: int | None = None
     last_column = start_column
     piece_width = 0
-    for index, (char, allowed) in enumerate(zip(text, break_opportunities(text), strict=True)):
+    for index, (char, allowed) in enumerate(zip(text, opportunities, strict=True)):
         if allowed and not forbidden[index]:
             if last_break is not None and last_column + piece_width > width:
                 result.add(last_break)
@@ -98,13 +102,14 @@ def wrap_field(name: str, value: str, prefix: str = "", page_width: int = PAGE_W
     portions = list(_portions(value))
     for number, portion in enumerate(portions):
         text, forbidden = _escaped(portion)
+        opportunities = break_opportunities(text)
         start = len(name) + 1 if first else 0
-        breaks = _breaks(text, forbidden, width, start)
+        breaks = _breaks(text, opportunities, forbidden, width, start)
         if first and text and (number < len(portions) - 1 or start > width or breaks):
             lines.append(f'{prefix}{name} ""')
             first = False
             start = 0
-            breaks = _breaks(text, forbidden, width, start)
+            breaks = _breaks(text, opportunities, forbidden, width, start)
         head = f"{prefix}{name} " if first else prefix
         pieces: list[str] = []
         begin = 0

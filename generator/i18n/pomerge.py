@@ -14,8 +14,9 @@ msgmerge are the same file:
 - entries nobody used become obsolete (``#~``) at the end, untranslated ones are dropped.
 
 Fuzzy matching compares new texts with old ones, a product that a catalog of 100,000 obsolete
-entries made minutes long: one update makes at most :data:`MAX_FUZZY_COMPARISONS` comparisons
-(about 7 microseconds each); the messages still new after that are added untranslated.
+entries made minutes long: one update does at most :data:`MAX_FUZZY_WORK` of it, counted in
+bytes walked (:func:`comparison_work`), so that long texts count for what they cost; the
+messages still new after that are added untranslated.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from collections.abc import Iterable
 
 import polib
 
-from generator.core.limits import MAX_FUZZY_COMPARISONS
+from generator.core.limits import MAX_FUZZY_WORK
 
 #: msgmerge's FUZZY_THRESHOLD
 FUZZY_THRESHOLD = 0.6
@@ -57,11 +58,19 @@ def similarity(first: str, second: str) -> float:
     return 2 * _lcs_length(a, b) / (len(a) + len(b))
 
 
+def comparison_work(first_bytes: int, second_bytes: int) -> int:
+    """What :func:`similarity` costs, in bytes walked: the longer text once (a Python step per
+    byte), one more pass per 2,048 bytes of the shorter (the width of the integers it steps
+    with). Measured: 30 bytes 5 us, 740 bytes 150 us, 5,000 bytes 2.4 ms, 0.2 us a unit."""
+    longer, shorter = max(first_bytes, second_bytes), min(first_bytes, second_bytes)
+    return max(1, longer) * (1 + shorter // 2048)
+
+
 class _Budget:
-    """Comparisons left for fuzzy matching in one update (:data:`MAX_FUZZY_COMPARISONS`)."""
+    """Work left for fuzzy matching in one update (:data:`MAX_FUZZY_WORK`)."""
 
     def __init__(self) -> None:
-        self.left = MAX_FUZZY_COMPARISONS
+        self.left = MAX_FUZZY_WORK
 
 
 def _best_fuzzy(context: str | None, msgid: str, candidates: list[polib.POEntry],
@@ -74,9 +83,10 @@ def _best_fuzzy(context: str | None, msgid: str, candidates: list[polib.POEntry]
         other = len(candidate.msgid.encode("utf-8"))
         if 2 * min(length, other) / (length + other) + bonus <= best_weight:
             continue  # cannot beat the best even if every byte matched
-        if budget.left <= 0:
+        work = comparison_work(length, other)
+        if budget.left < work:
             break  # the rest are new and untranslated, as with msgmerge --no-fuzzy-matching
-        budget.left -= 1
+        budget.left -= work
         weight = similarity(msgid, candidate.msgid) + bonus
         if weight > best_weight:
             best, best_weight = candidate, weight
