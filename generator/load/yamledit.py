@@ -13,7 +13,7 @@ YAML 1.1, where ``yes`` is a boolean), else the text is double-quoted, which can
 
 This module edits one mapping (:func:`edit_mapping`) or one list (:func:`append_item`) that the
 caller found in :func:`compose`'s tree; what the file means is the caller's
-(:mod:`generator.studio.yamledit` finds a card, :mod:`generator.i18n.gamelocales` the pack's
+(:mod:`generator.studio.yamlcards` finds a card, :mod:`generator.i18n.gamelocales` the pack's
 languages). Callers read the result again with pnp's own loader before anything is written.
 ruamel.yaml is imported here only: this module is loaded by the commands that write YAML, never
 on ``pnp validate``'s path.

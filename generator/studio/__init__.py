@@ -3,7 +3,7 @@ checked before anything is saved, and saved into the very file it came from.
 
 ``session`` holds the loaded pack and where each card was written; ``schemaform`` turns a kind's
 JSON Schema into the fields of a form; ``live`` checks and draws one edited card;
-``yamledit`` (cards in a YAML file, written by :mod:`generator.load.yamledit`) and ``tableedit``
+``yamlcards`` (cards in a YAML file, written by :mod:`generator.load.yamledit`) and ``tableedit``
 write changed values into YAML, CSV and XLSX files (and nothing else); ``saving`` checks a
 write before it happens and guards against files changed on disk;
 ``translate`` is the translator's view (fit, glossary, token and tag checks, PO writing);

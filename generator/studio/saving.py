@@ -6,7 +6,7 @@ file the page was made from. What is written:
 
 1. the file is read again from disk (under the pack file policy) and parsed by pnp;
 2. the changed fields are the ones whose value differs from the page's original: only they are
-   written (:mod:`generator.studio.yamledit`, :mod:`generator.studio.tableedit`);
+   written (:mod:`generator.studio.yamlcards`, :mod:`generator.studio.tableedit`);
 3. if the file changed on disk since the page loaded, the save goes on only when none of the
    changed fields was changed on disk too (the other changes on disk are kept: only the edited
    values are replaced); otherwise it is refused as a conflict listing each field's value on
@@ -36,7 +36,7 @@ from generator.load.parsecache import load_yaml_text
 from generator.load.yamldoc import LoadProblem, YamlDocument, decode_utf8
 from generator.load.yamledit import ABSENT, EditRefused, same_value
 from generator.runtime.safewrite import write_atomic
-from generator.studio import tableedit, yamledit
+from generator.studio import tableedit, yamlcards
 from generator.studio.schemaform import FormSpec, default_value
 from generator.studio.session import CardSource, Loaded, Session, file_version
 
@@ -197,7 +197,7 @@ def edited_bytes(state: FileState, source: CardSource, card_id: str, changes: Ma
     doc, index, _ = found
     if suffix in (".yaml", ".yml"):
         text, bom = _text_of(state.raw, state.file.display)
-        return _encoded(yamledit.edit_card(text, card_id, changes, order), bom)
+        return _encoded(yamlcards.edit_card(text, card_id, changes, order), bom)
     row = doc.where(("cards", index)).line
     if suffix == ".csv":
         text = state.raw.decode("utf-8-sig")
@@ -439,13 +439,13 @@ def _inserted(state: FileState, anchor: CardSource, item: Mapping[str, Any], cop
         if copy:
             original = state.card(anchor.id)
             assert original is not None
-            copied = yamledit.insert_card(text, {"id": item["id"]}, anchor.id, copy_of=anchor.id)
+            copied = yamlcards.insert_card(text, {"id": item["id"]}, anchor.id, copy_of=anchor.id)
             changes = changes_between({**original[2], "id": item["id"]}, item)
             if changes:
-                copied = yamledit.edit_card(copied, str(item["id"]), changes, order)
+                copied = yamlcards.edit_card(copied, str(item["id"]), changes, order)
             return _encoded(copied, bom)
         ordered = {name: item[name] for name in [*order, *item] if name in item}
-        return _encoded(yamledit.insert_card(text, ordered, anchor.id), bom)
+        return _encoded(yamlcards.insert_card(text, ordered, anchor.id), bom)
     found = state.card(anchor.id, anchor.sheet)
     assert found is not None
     doc, index, _ = found
@@ -500,7 +500,7 @@ def _new_file(session: Session, loaded: Loaded, form: FormSpec, kind: str,
         return refused(f"{display_path(path)} exists but holds no card of kind '{kind}'; add "
                        "the card there by hand")
     item = new_item(form, kind, new_id, pack_images(root))
-    text = yamledit.new_file(item, f"{kind} cards of {loaded.card_set.base.manifest.name}")
+    text = yamlcards.new_file(item, f"{kind} cards of {loaded.card_set.base.manifest.name}")
     doc, findings = load_yaml_text(display_path(path), text)
     if doc is None or findings:
         return refused("pnp cannot write this new card", findings)

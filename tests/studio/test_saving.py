@@ -14,7 +14,7 @@ from openpyxl import load_workbook
 
 from generator.load.yamledit import ABSENT
 from generator.schema.check import load_schema
-from generator.studio import saving, yamledit
+from generator.studio import saving, yamlcards
 from generator.studio.schemaform import FormSpec, form_spec
 from generator.studio.session import Session
 
@@ -108,14 +108,14 @@ def test_a_file_changed_on_disk_is_never_overwritten_blindly(cwnb):
 def test_a_save_that_would_break_the_file_is_refused_with_the_finding(cwnb, monkeypatch):
     ships = cwnb.pack / "ships.yaml"
     before = ships.read_bytes()
-    monkeypatch.setattr(yamledit, "edit_card", lambda text, *a, **k: text + "  - [broken\n")
+    monkeypatch.setattr(yamlcards, "edit_card", lambda text, *a, **k: text + "  - [broken\n")
     outcome = _save(cwnb, "uss-nimitz", name="x")
     assert outcome.status == "refused"
     assert "unreadable" in outcome.message
     assert outcome.findings and outcome.findings[0].code.startswith("yaml")
     assert ships.read_bytes() == before
     # a text that reads, but not as meant, is refused too
-    monkeypatch.setattr(yamledit, "edit_card",
+    monkeypatch.setattr(yamlcards, "edit_card",
                         lambda text, *a, **k: text.replace("USS Enterprise", "USS Nimitz"))
     outcome = _save(cwnb, "uss-nimitz", points=3)
     assert outcome.status == "refused" and "read back differently" in outcome.message

@@ -15,7 +15,7 @@ from conftest import ROOT
 
 from generator.load.yamledit import ABSENT, EditRefused, same_value
 from generator.load.yamlsource import load_yaml_text
-from generator.studio.yamledit import edit_card, insert_card
+from generator.studio.yamlcards import edit_card, insert_card
 
 SHIP_ORDER = ["id", "kind", "count", "name", "class", "type", "nation", "points",
               "hits_to_sink", "guns", "missiles", "air_strike", "air_defense", "traits", "back"]
