@@ -120,6 +120,20 @@ def test_no_relative_imports():
                 assert node.level == 0, f"{module}:{node.lineno}: relative import"
 
 
+def test_no_module_takes_another_modules_private_names():
+    """A name with a leading underscore is its module's own: another module that needs it
+    asks for it to be made public, so that what a module offers is what it says it offers."""
+    taken = []
+    for module, path in _modules().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module \
+                    and node.module.startswith("generator") and node.module != module:
+                taken += [f"{path.relative_to(ROOT)}:{node.lineno}: {alias.name} of "
+                          f"{node.module}" for alias in node.names
+                          if alias.name.startswith("_") and not alias.name.startswith("__")]
+    assert not taken, "private names taken from other modules:\n" + "\n".join(taken)
+
+
 def test_imports_run_down_the_pipeline():
     wrong = []
     for module, path in _modules().items():

@@ -50,7 +50,7 @@ _named: set[str] = set()
 Seen = tuple[str, int, int]
 
 
-def _files(root: Path, exclude: Path | None = None) -> Iterable[Path]:
+def input_files(root: Path, exclude: Path | None = None) -> Iterable[Path]:
     """Every regular file below ``root``, in a stable order, hidden entries and caches left
     out (``__pycache__``, editor swap files), and the folder ``exclude`` (an output folder
     inside a pack). A hidden file that a card names is fingerprinted as a named file."""
@@ -62,7 +62,7 @@ def _files(root: Path, exclude: Path | None = None) -> Iterable[Path]:
                 yield Path(folder) / name
 
 
-def _content_hash(path: Path, seen: list[Seen] | None = None) -> bytes:
+def content_hash(path: Path, seen: list[Seen] | None = None) -> bytes:
     """A file's content hash, read without following a link, blocking on a named pipe or
     reading without bound (generator.cache.usercache.read_regular), its size and time appended to
     ``seen`` as they were when it was opened. Anything that is not a regular file raises
@@ -82,12 +82,12 @@ def _fingerprint(packs: Iterable[Path], extra_files: Iterable[Path], options: di
     digest.update(json.dumps(options, sort_keys=True, default=str).encode())
     for root in packs:
         digest.update(f"pack {root.resolve()}\n".encode())
-        for path in _files(root, exclude):
+        for path in input_files(root, exclude):
             digest.update(f"{path.relative_to(root)}\n".encode())
-            digest.update(_content_hash(path, seen))
+            digest.update(content_hash(path, seen))
     for path in extra_files:
         digest.update(f"file {path.resolve()}\n".encode())
-        digest.update(_content_hash(path, seen))
+        digest.update(content_hash(path, seen))
     digest.update(key_recipe())
     return digest.hexdigest(), seen
 
@@ -117,7 +117,7 @@ def _named_digest(paths: Iterable[str]) -> tuple[str, list[Seen]]:
     for path in sorted(paths):
         digest.update(f"{path}\n".encode())
         try:
-            digest.update(_content_hash(Path(path), seen))
+            digest.update(content_hash(Path(path), seen))
         except OSError:
             digest.update(b"unreadable")
     return digest.hexdigest(), seen

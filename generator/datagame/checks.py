@@ -14,7 +14,7 @@ from typing import Any
 from generator.core.findings import Finding, did_you_mean, error, warning
 from generator.core.location import Location
 from generator.datagame.cards import DataCard
-from generator.datagame.rules import _eval_failure, _named, _too_costly, involved
+from generator.datagame.rules import eval_failure, involved, named_cards, too_costly
 from generator.datagame.templates import color_props, is_color, missing_icon
 from generator.layout.engine import art_roots, substitute, visible
 from generator.load import art
@@ -186,7 +186,7 @@ def _deck_rules(rules, deck: Deck, card_set: CardSet, where: Location) -> list[F
     findings: list[Finding] = []
     for rule in rules:
         sizes = {"deck": len(entries), "cards": len(card_set.cards)}
-        costly = _too_costly(rule, sizes)
+        costly = too_costly(rule, sizes)
         if costly is not None:
             findings.append(costly)
             continue
@@ -196,9 +196,9 @@ def _deck_rules(rules, deck: Deck, card_set: CardSet, where: Location) -> list[F
         if value is True:
             continue
         if not isinstance(value, bool):
-            findings.append(_eval_failure(rule, [("", value)]))
+            findings.append(eval_failure(rule, [("", value)]))
             continue
         ids = involved(rule, "deck", entries, bindings)
-        text = f"{rule.text()}; {_named(ids)}" if ids else rule.text()
+        text = f"{rule.text()}; {named_cards(ids)}" if ids else rule.text()
         findings.append(rule.finding(text, where))
     return findings

@@ -308,7 +308,7 @@ def compile_rules(entries: Sequence[Mapping[str, Any]], path: tuple[str, ...],
             findings.append(error("rule-unknown-value", f"rule '{rule.code}': "
                                   f"{'; '.join(impossible)}", rule.check_location))
             continue
-        costly = _too_costly(rule, {"cards": 1, "deck": 1})
+        costly = too_costly(rule, {"cards": 1, "deck": 1})
         if costly is not None:  # over the limit whatever the cards: refused now
             findings.append(costly)
             continue
@@ -346,7 +346,7 @@ class CelCards:
         return self._lists[kind]
 
 
-def _too_costly(rule: DataRule, sizes: Mapping[str, int], runs: int = 1) -> Finding | None:
+def too_costly(rule: DataRule, sizes: Mapping[str, int], runs: int = 1) -> Finding | None:
     """rule-too-costly when the estimate of ``runs`` evaluations over lists of ``sizes`` is
     over MAX_COST (each evaluation also hands CEL every list it reads)."""
     assert rule.expression is not None and rule.reads is not None
@@ -365,13 +365,13 @@ def _too_costly(rule: DataRule, sizes: Mapping[str, int], runs: int = 1) -> Find
                  rule.check_location)
 
 
-def _named(ids: Sequence[str]) -> str:
+def named_cards(ids: Sequence[str]) -> str:
     shown = ", ".join(ids[:MAX_NAMED])
     more = f" and {len(ids) - MAX_NAMED} more" if len(ids) > MAX_NAMED else ""
     return f"{len(ids)} card{'s' if len(ids) != 1 else ''}: {shown}{more}"
 
 
-def _eval_failure(rule: DataRule, failures: list[tuple[str, Any]]) -> Finding:
+def eval_failure(rule: DataRule, failures: list[tuple[str, Any]]) -> Finding:
     card, value = failures[0]
     others = f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""
     on = f" on card '{card}'{others}" if card else ""
@@ -421,7 +421,7 @@ def check_card_rule(rule: DataRule, cards: CelCards) -> list[Finding]:
     keys = [memo_key(card.fields, memo_names) if memo_names is not None else None
             for card in targets]
     runs = len(set(keys)) if memo_names is not None else len(targets)
-    costly = _too_costly(rule, {"cards": len(cards.cards)}, runs)
+    costly = too_costly(rule, {"cards": len(cards.cards)}, runs)
     if costly is not None:
         return [costly]
     reads_cards = "cards" in facts.names
@@ -447,7 +447,7 @@ def check_card_rule(rule: DataRule, cards: CelCards) -> list[Finding]:
             continue
         findings.append(rule.finding(rule.text(), _card_location(rule, card), card.id))
     if failures:
-        findings.append(_eval_failure(rule, failures))
+        findings.append(eval_failure(rule, failures))
     return findings
 
 
@@ -475,18 +475,18 @@ def check_set_rule(rule: DataRule, cards: CelCards) -> list[Finding]:
            if rule.kind is None or c.kind == rule.kind):
         return []  # (a card of the set failed its schema in a field this rule reads)
     listing = cards.listing(rule.kind)
-    costly = _too_costly(rule, {"cards": len(listing)})
+    costly = too_costly(rule, {"cards": len(listing)})
     if costly is not None:
         return [costly]
     value = rule.expression.evaluate({"cards": listing})
     if value is True:
         return []
     if is_error(value) or not isinstance(value, bool):
-        return [_eval_failure(rule, [("", value)])]
+        return [eval_failure(rule, [("", value)])]
     targets = [c for c in cards.cards if rule.kind is None or c.kind == rule.kind]
     ids = involved(rule, "cards", [(c.id, cards.value(c)) for c in targets],
                    {"cards": listing})
-    text = f"{rule.text()}; {_named(ids)}" if ids else rule.text()
+    text = f"{rule.text()}; {named_cards(ids)}" if ids else rule.text()
     return [rule.finding(text, rule.location)]
 
 

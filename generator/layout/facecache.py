@@ -42,7 +42,7 @@ from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.cache.buildcache import _content_hash, _files
+from generator.cache.buildcache import content_hash, input_files
 from generator.cache.usercache import key_recipe, output_cache_folder, read_entry, write_entry
 from generator.layout.engine import FaceLayout, TextProblem
 from generator.layout.ops import (
@@ -97,12 +97,12 @@ def inputs_key(packs: Iterable[tuple[Path, Collection[str]]], options: Mapping[s
     excluded = exclude.resolve() if exclude is not None else None
     for root, card_files_ in packs:
         digest.update(f"\npack {root.resolve()}\n".encode())
-        for path in _files(root, excluded):
+        for path in input_files(root, excluded):
             relative = path.relative_to(root).as_posix()
             if relative in card_files_:
                 continue
             digest.update(f"{relative}\n".encode())
-            digest.update(_content_hash(path))
+            digest.update(content_hash(path))
     return digest.digest()
 
 
