@@ -223,6 +223,8 @@ def _required(element_type: str, raw: Mapping[str, object], inherited: bool) -> 
     if inherited:
         return []
     needs = {"polygon": ("points",), "qr": ("data",)}.get(element_type, ())
+    if element_type != "polygon":  # (a polygon is placed by its points)
+        needs = ("box", *needs)
     return [prop for prop in needs if prop not in raw]
 
 
@@ -313,7 +315,8 @@ def _element(raw: object, index: int, here: Location, parent: Template | None,
             findings.append(error("bad-template", unknown_property(key, str(kind)),
                                   key_at((*path, key))))
     for prop in _required(str(kind), raw, base is not None):
-        findings.append(error("bad-template", f"a {kind} element needs '{prop}'", here))
+        article = "an" if str(kind)[0] in "aeiou" else "a"
+        findings.append(error("bad-template", f"{article} {kind} element needs '{prop}'", here))
     for prop, problem in _value_problems(str(kind), raw):
         findings.append(error("bad-template", problem, at((*path, prop))))
     if findings:
@@ -324,6 +327,9 @@ def _element(raw: object, index: int, here: Location, parent: Template | None,
         return None, [error("bad-template", f"element {index + 1}: box must be [x, y, width, "
                             "height] in mm (numbers, width and height >= 0)",
                             at((*path, "box")))]
+    if kind not in ("line", "polygon") and (box[2] == 0 or box[3] == 0):
+        return None, [error("bad-template", f"element {index + 1}: its box has no room; a "
+                            f"{kind} needs a width and a height above 0", at((*path, "box")))]
     if kind == "qr" and abs(box[2] - box[3]) > 0.01:
         return None, [error("bad-template", "a QR code is square: box [x, y, size, size]",
                             at((*path, "box")))]
