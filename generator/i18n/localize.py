@@ -212,11 +212,11 @@ def read_pack_catalog(pack_root: Path, locale: str) -> PackCatalog:
     file = folder.entry(f"locales/{locale}.po")
     if file is None:
         return PackCatalog()
-    entries, findings = read_catalog(folder, file)
+    entries, findings, text = read_catalog(folder, file)
     result = PackCatalog(findings=findings)
     if entries is None:
         return result
-    msgstr_lines = _msgstr_lines(file.path)
+    msgstr_lines = _msgstr_lines(text)
     for entry in entries:
         if entry.obsolete:
             continue
@@ -234,12 +234,8 @@ def read_pack_catalog(pack_root: Path, locale: str) -> PackCatalog:
     return result
 
 
-def _msgstr_lines(path: Path) -> list[int]:
-    """The numbers of the lines that begin a ``msgstr`` (read after polib accepted the file)."""
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return []
+def _msgstr_lines(text: str) -> list[int]:
+    """The numbers of the lines of a catalog's text that begin a ``msgstr``."""
     return [number for number, line in enumerate(text.split("\n"), 1)
             if line.startswith("msgstr")]
 

@@ -39,25 +39,28 @@ _MAX_RUN_CHARS = 2 * MAX_STRING_CHARS + 1000
 
 def read_catalog(folder: PackFolder, file: PackFile,
                  prepare: Callable[[str], str] | None = None
-                 ) -> tuple[polib.POFile | None, list[Finding]]:
+                 ) -> tuple[polib.POFile | None, list[Finding], str]:
     """Parse one PO file of a pack; None and located findings when it cannot be used. Entries
-    whose texts are too long are left out, each with a finding."""
+    whose texts are too long are left out, each with a finding. The third value is the text
+    the catalog was parsed from ("" when it was not), for a caller that points at its lines."""
     raw, findings = folder.read_bytes(file, "catalog")
     if raw is None:
-        return None, findings
+        return None, findings, ""
     text, problem = _decode(file.display, raw)
     if text is None:
-        return None, [problem] if problem else []
+        return None, [problem] if problem else [], ""
     problem = _scan(file.display, text)
     if problem is not None:
-        return None, [problem]
-    catalog, problem = _parse(file.display, prepare(text) if prepare else text)
+        return None, [problem], ""
+    if prepare:
+        text = prepare(text)
+    catalog, problem = _parse(file.display, text)
     if catalog is None:
-        return None, [problem] if problem else []
+        return None, [problem] if problem else [], ""
     problem = (_wrong_letters(file, raw, catalog) or _duplicate(file.display, catalog)
                or _too_many_obsolete(file.display, catalog))
     if problem is not None:
-        return None, [problem]
+        return None, [problem], ""
     for entry in list(catalog):
         longest = max(len(entry.msgid), len(entry.msgstr), len(entry.msgctxt or ""),
                       *(len(s) for s in entry.msgstr_plural.values()))
@@ -66,7 +69,7 @@ def read_catalog(folder: PackFolder, file: PackFile,
             findings.append(error(
                 "string-too-long", f"this message is {longest} characters long; the limit is "
                 f"{MAX_STRING_CHARS}", Location(file.display, entry.linenum or 1, 1)))
-    return catalog, findings
+    return catalog, findings, text
 
 
 def _decode(display: str, raw: bytes) -> tuple[str | None, Finding | None]:
@@ -266,7 +269,7 @@ def open_catalog_file(path: Path, prepare: Callable[[str], str] | None = None) -
     cannot be used stops the command (FindingsError) before anything is written, so a broken
     file is reported, never overwritten. ``prepare`` edits the checked text before parsing."""
     folder = PackFolder(path.parent.parent)
-    catalog, findings = read_catalog(folder, folder.file_at(path), prepare)
+    catalog, findings, _ = read_catalog(folder, folder.file_at(path), prepare)
     if catalog is None or findings:
         raise FindingsError(findings)
     return catalog
