@@ -92,12 +92,6 @@ def _fingerprint(packs: Iterable[Path], extra_files: Iterable[Path], options: di
     return digest.hexdigest(), seen
 
 
-def fingerprint(packs: Iterable[Path], extra_files: Iterable[Path], options: dict,
-                exclude: Path | None = None) -> str:
-    """A hash of everything a build reads and every option it was given."""
-    return _fingerprint(packs, extra_files, options, exclude)[0]
-
-
 def named_files(layouts: Iterable[object]) -> set[str]:
     """The files that laid-out faces draw (an art op's ``path``), for the fingerprint and
     for ``pnp watch``."""

@@ -126,11 +126,6 @@ def _inside(name: str, rest: str, outer: Style) -> tuple[Style, str | None]:
     return Style(outer.bold, outer.italic, True, outer.color), problem
 
 
-def plain_text(text: str) -> str:
-    """``text`` as it reads: tags left out, entities read (for glyph checks and messages)."""
-    return parse(text).plain if has_markup(text) else text
-
-
 def colors_named(text: str) -> list[str]:
     """The colours the text's ``<font color>`` tags name, in order, each once."""
     if not has_markup(text):

@@ -40,7 +40,6 @@ from generator.runtime.localserver import (
 )
 from generator.runtime.resources import builtin_templates_root
 
-DEFAULT_PORT = 8765
 KEEPALIVE_S = 15.0
 #: caches of pure computations (fonts, text fitting); every other cache of the package may hold
 #: a file's contents (templates, palettes, labels, glossaries) and is emptied before a rebuild

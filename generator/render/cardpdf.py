@@ -75,11 +75,6 @@ def rounded_outline(face: FaceLayout, frame: CardFrame) -> tuple[Box, float] | N
             face.corner_radius_mm * frame.scale + bleed)
 
 
-def card_page_size_mm(face: FaceLayout, bleed_mm: float) -> tuple[float, float]:
-    """The media size of a lone face: its trim plus the bleed on both sides of each axis."""
-    return face.width_mm + 2 * bleed_mm, face.height_mm + 2 * bleed_mm
-
-
 class CardPdf:
     """One PDF of lone card faces, a page each (all sides of one card, or a whole deck)."""
 
@@ -93,9 +88,6 @@ class CardPdf:
         self.canvas.setAuthor("pnp")
         self.canvas.setCreator("pnp print-and-play generator")
         self.pages = 0
-
-    def add_face(self, face: FaceLayout, bleed_mm: float) -> None:
-        self.add_framed(face, plain_frame(face.width_mm, face.height_mm, bleed_mm))
 
     def add_framed(self, face: FaceLayout, frame: CardFrame) -> None:
         c = self.canvas
@@ -127,16 +119,6 @@ class CardPdf:
 
     def save(self) -> None:
         self.canvas.save()
-
-
-def write_card_pdf(path: Path, faces: Iterable[FaceLayout], bleed_mm: float,
-                   title: str = "pnp card") -> int:
-    """Write ``faces`` as one page each; returns the number of pages written."""
-    document = CardPdf(path, title)
-    for face in faces:
-        document.add_face(face, bleed_mm)
-    document.save()
-    return document.pages
 
 
 def card_pdf_bytes(pages: Iterable[tuple[FaceLayout, CardFrame]], title: str,

@@ -39,7 +39,6 @@ from generator.studio.server import (
 )
 from generator.studio.session import CardSource, Loaded, Session
 
-DEFAULT_PORT = 8766
 ASSETS = {"studio.css": "text/css; charset=utf-8",
           "common.js": "text/javascript; charset=utf-8",
           "studio.js": "text/javascript; charset=utf-8",

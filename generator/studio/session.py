@@ -25,7 +25,7 @@ from generator.i18n.catalogs import no_locale_message
 from generator.i18n.localize import Localizer
 from generator.load.packfiles import PackFile, PackFolder
 from generator.load.yamldoc import YamlDocument
-from generator.model.cards import Card, CardSet
+from generator.model.cards import CardSet
 from generator.model.game import Game
 from generator.pipeline.localecheck import localizer_for
 from generator.pipeline.pack import card_files, card_suffixes
@@ -96,17 +96,6 @@ class Loaded(Struct):
 
     def findings_of(self, card_id: str) -> list[Finding]:
         return [f for f in self.findings if f.card == card_id]
-
-    def pack_findings(self) -> list[Finding]:
-        return [f for f in self.findings if f.card is None or f.card not in self.sources]
-
-    def card(self, card_id: str) -> Card | None:
-        if self.card_set is None:
-            return None
-        for card in self.card_set.cards:
-            if card.id == card_id:
-                return card
-        return None
 
 
 def _stamp(roots: Sequence[Path]) -> tuple[object, ...]:
@@ -267,7 +256,3 @@ class Session:
                                                                  loaded.game.name, locale)
         return Localizer(known.game, known.locale, known.source_locale, known.catalog,
                          problems=known.problems, labels=known.labels)
-
-    def forget_localizers(self) -> None:
-        with self.lock:
-            self._localizers.clear()

@@ -12,7 +12,7 @@ text, and reads the overflow of those boxes: text fitting only, no PDF is drawn.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -24,7 +24,6 @@ from generator.core.errors import FindingsError
 from generator.core.findings import Finding
 from generator.core.location import Location, display_path
 from generator.i18n.catalogs import (
-    Message,
     read_catalog,
     translated_messages,
     updated_catalogs,
@@ -413,9 +412,3 @@ def _versions(session: Session, locale: str) -> dict[str, str]:
     return {p.manifest.pack: (file_version(po_path(p, locale).read_bytes())
                               if po_path(p, locale).exists() else "")
             for p in loaded.card_set.packs}
-
-
-def messages_of(loaded: Loaded) -> Iterable[Message]:
-    assert loaded.card_set is not None
-    for pack in loaded.card_set.packs:
-        yield from translated_messages(pack)
