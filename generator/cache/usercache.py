@@ -43,6 +43,7 @@ from pathlib import Path
 
 from generator import __version__
 from generator.core.errors import MissingResource
+from generator.runtime.readflags import READ_FLAGS
 from generator.runtime.resources import builtin_templates_root
 
 #: the switch: the folder of every cache, or empty for no cache at all
@@ -59,10 +60,9 @@ _CHECKSUM_CHARS = 64
 _OUTPUTS = "outputs"
 _PACKAGE = Path(__file__).resolve().parent
 _FONT_PACKAGES = ("fontpkg_pt_sans", "fontpkg_pt_sans_narrow")
-#: opening flags that exist on every platform, and those that exist only on some: no
-#: following a link (POSIX), no blocking on a named pipe (POSIX), binary mode (Windows)
-_OPEN_FLAGS = (os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOFOLLOW", 0)
-               | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+#: pnp's raw read-only open (runtime.readflags), and no following a link where the system
+#: has the flag (POSIX): a cache entry is never a link
+_OPEN_FLAGS = READ_FLAGS | getattr(os, "O_NOFOLLOW", 0)
 
 #: folders already held to their limits by this process
 _pruned: set[Path] = set()
