@@ -92,13 +92,6 @@ def _fingerprint(packs: Iterable[Path], extra_files: Iterable[Path], options: di
     return digest.hexdigest(), seen
 
 
-def named_files(layouts: Iterable[object]) -> set[str]:
-    """The files that laid-out faces draw (an art op's ``path``), for the fingerprint and
-    for ``pnp watch``."""
-    return {path for layout in layouts for op in getattr(layout, "ops", ())
-            if isinstance(path := getattr(op, "path", None), str)}
-
-
 def note_named(paths: Iterable[str]) -> None:
     """The files a build's faces drew: those the packs' walk leaves out (hidden ones) join
     the fingerprint of the build's record."""

@@ -167,3 +167,9 @@ def flat_ops(ops: Iterable[Op]) -> Iterator[Op]:
             yield from flat_ops(op.ops)
         else:
             yield op
+
+
+def drawn_files(ops: Iterable[Op]) -> Iterator[str]:
+    """The art files ``ops`` draw (each Image's path), in drawing order, those inside groups
+    included: what a cache key, a build record or a watcher takes as the face's inputs."""
+    return (op.path for op in flat_ops(ops) if isinstance(op, Image))

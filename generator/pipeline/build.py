@@ -13,13 +13,14 @@ from typing import TYPE_CHECKING
 from msgspec import Struct, field
 from msgspec.structs import replace
 
-from generator.cache.buildcache import named_files, note_named
+from generator.cache.buildcache import note_named
 from generator.cache.usercache import output_cache_folder
 from generator.core.errors import UsageError
 from generator.core.findings import Finding, has_errors
 from generator.impose.sheets import Imposition, Page, SheetOptions, Slot, impose
 from generator.layout.facecache import faces_folder
 from generator.layout.faces import CardFaces
+from generator.layout.ops import drawn_files
 from generator.model.cards import CardSet
 from generator.model.game import Game
 from generator.pipeline.prepare import FaceCacheFolder, prepare
@@ -144,7 +145,8 @@ def build(pack: Path, expansions: tuple[Path, ...], locale: str | None, options:
         counts = deck_counts(chosen)
     manifest = card_set.base.manifest
     faces = ready.faces
-    note_named(named_files(faces.layouts.values()))  # (a hidden art file is an input too)
+    # (a hidden art file is an input too)
+    note_named({path for layout in faces.layouts.values() for path in drawn_files(layout.ops)})
     label = f"{manifest.pack} \u00b7 {locale} \u00b7 {options.paper}"
     if chosen is not None:
         label += f" \u00b7 {chosen.name}"

@@ -20,7 +20,7 @@ from typing import Protocol
 from generator.cache.usercache import FileDigests, file_digest
 from generator.core.limits import FILE_BYTES
 from generator.layout.engine import FaceLayout
-from generator.layout.ops import flat_ops
+from generator.layout.ops import drawn_files
 from generator.render.cardpdf import card_pdf_bytes, plain_frame
 
 DPI = 150  # sharp on a high-density laptop screen at the page's default card width
@@ -98,22 +98,15 @@ def _file_digests(face: FaceLayout, known: dict[str, str]) -> list[tuple[str, st
     re-renders the faces that show it; ``known`` holds the digests of files read before (in
     this proof)."""
     digests = []
-    for op in flat_ops(face.ops):
-        for name in type(op).__struct_fields__:  # ops are msgspec Structs
-            value = getattr(op, name)
-            if name == "path" and isinstance(value, str):  # ops.Image names its art file
-                value = Path(value)
-            if not isinstance(value, Path):
-                continue
-            path = str(value)
-            digest = known.get(path)
-            if digest is None:
-                try:
-                    digest = file_digest(value, FILE_BYTES["image"])[0].hex()
-                except OSError:
-                    digest = "unreadable"
-                known[path] = digest
-            digests.append((path, digest))
+    for path in drawn_files(face.ops):
+        digest = known.get(path)
+        if digest is None:
+            try:
+                digest = file_digest(Path(path), FILE_BYTES["image"])[0].hex()
+            except OSError:
+                digest = "unreadable"
+            known[path] = digest
+        digests.append((path, digest))
     return digests
 
 

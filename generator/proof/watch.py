@@ -24,10 +24,10 @@ from urllib.parse import unquote
 
 from msgspec import Struct
 
-from generator.cache.buildcache import named_files
 from generator.core.errors import UsageError
 from generator.core.location import display_path
 from generator.layout.facecache import KeptFaces
+from generator.layout.ops import drawn_files
 from generator.load.packfiles import PackFolder, card_files
 from generator.proof.collect import BLEED_MM, Proof, collect
 from generator.proof.page import PICTURES, page_version, render_page
@@ -137,7 +137,8 @@ class ProofState:
             html = render_page(proof, live=True, notice=failure)
         current = set(proof.pictures)
         if failure is None:
-            self.named = frozenset(named_files(proof.pictures.values()))
+            self.named = frozenset(path for face in proof.pictures.values()
+                                   for path in drawn_files(face.ops))
         # the previous page's pictures stay until the next rebuild: a browser may still be
         # fetching them when the new page is published
         self.store.keep_only(current | self._previous)

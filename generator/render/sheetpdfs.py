@@ -32,7 +32,7 @@ from generator.cache.usercache import FileDigests, discard, file_digest, key_dig
 from generator.core.limits import FILE_BYTES
 from generator.impose.sheets import Page
 from generator.layout.engine import FaceLayout
-from generator.layout.ops import Image, flat_ops
+from generator.layout.ops import drawn_files
 from generator.render.pdf import FaceKey, SheetRenderer, read_vector_art
 from generator.runtime.forked import in_two_processes, lifeline, watch_parent, worker_count
 
@@ -151,8 +151,8 @@ def chunk_key(job: SheetJob, first: int, stop: int, title: str) -> str:
     used = sorted({placement.face for page in pages for placement in page.placements})
     digests = job.digests
     # (a face's digest covers its art: the packs' files by content, pnp's by size and time)
-    art = sorted({op.path for face in used if face not in digests
-                  for op in flat_ops(job.faces[face].ops) if isinstance(op, Image)})
+    art = sorted({path for face in used if face not in digests
+                  for path in drawn_files(job.faces[face].ops)})
     stamps = [(path, file_digest(Path(path), FILE_BYTES["image"])[0]) for path in art]
     digest = hashlib.sha256(key_digest())
     digest.update(_plain_bytes((job.paper_mm, job.bleed_mm, title, stamps)))

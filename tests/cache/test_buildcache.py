@@ -111,8 +111,17 @@ def test_an_edit_during_a_build_leaves_no_record(cwnb: Path, tmp_path: Path,
     assert record(cwnb, out).unchanged() is None
 
 
-def test_a_hidden_file_a_card_names_is_an_input(rockpool: Path, tmp_path: Path) -> None:
-    """``art/.wip.svg``, named by a card: an edit of it is a new build (and only then)."""
+@pytest.mark.parametrize("opacity", [False, True])
+def test_a_hidden_file_a_card_names_is_an_input(rockpool: Path, tmp_path: Path,
+                                                opacity: bool) -> None:
+    """``art/.wip.svg``, named by a card: an edit of it is a new build (and only then), drawn
+    with opacity too (its op then sits inside a group: it was missed there)."""
+    if opacity:
+        template = rockpool / "templates" / "creature.yaml"
+        drawn = 'src: "{art}", fit: contain}'
+        assert drawn in template.read_text(encoding="utf-8")
+        template.write_text(template.read_text(encoding="utf-8").replace(
+            drawn, 'src: "{art}", fit: contain, opacity: 0.8}'), encoding="utf-8")
     creatures = rockpool / "creatures.yaml"
     art = rockpool / "art" / "creatures" / "shore-crab.svg"
     wip = rockpool / "art" / ".wip.svg"
