@@ -16,13 +16,12 @@ from generator.core.location import Location
 from generator.datagame.cards import DataCard
 from generator.datagame.rules import eval_failure, involved, named_cards, too_costly
 from generator.datagame.templates import color_props, is_color, missing_icon
-from generator.layout.engine import art_roots, substitute, visible
+from generator.layout.engine import PLACEHOLDER, art_roots, substitute, visible
 from generator.load import art
 from generator.model.cards import CardSet
 from generator.model.deck import Deck
 from generator.rules.cel import plain
 
-_SINGLE = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 _TOKEN = re.compile(r"\{([a-z0-9][a-z0-9-]*)\}")  # an inline icon in running text
 
 
@@ -120,7 +119,7 @@ def _element_colors(definition, template, element, card: DataCard,
         filled = substitute(raw, values)
         if filled == "" or is_color(filled, definition.palette):
             continue
-        single = _SINGLE.fullmatch(raw)
+        single = PLACEHOLDER.fullmatch(raw)
         where = card.source.of(single.group(1)) if single else card.source.location
         line = f" (line {element.location.line})" if element.location else ""
         report("unknown-colour", f"colour '{raw}' of {template.file}{line} is '{filled}' on "
@@ -131,7 +130,7 @@ def _element_colors(definition, template, element, card: DataCard,
 def _element_art(definition, template, element, card: DataCard, values: dict[str, object],
                  report, card_root) -> None:
     raw = str(element.get("src", ""))
-    single = _SINGLE.fullmatch(raw)
+    single = PLACEHOLDER.fullmatch(raw)
     if single is None and "{" not in raw:
         where, owner = element.location or Location(template.file), None
     else:

@@ -9,7 +9,6 @@ not know whether a game came from Python or from data.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import MappingProxyType
@@ -30,6 +29,7 @@ from generator.datagame.rules import (
     sample_card,
 )
 from generator.datagame.templates import TemplateScope, builtin_fonts, load_data_template
+from generator.layout.engine import PLACEHOLDER
 from generator.layout.icons import icon_files, svg_icon
 from generator.layout.ops import Op
 from generator.load.art import ArtProblem, resolve
@@ -263,7 +263,7 @@ def _enum_gaps(kinds: Mapping[str, KindDefinition], templates: Mapping[str, Temp
             template = templates.get(template_name)
             for element in template.elements if template is not None else ():
                 if element.type == "text" and isinstance(element.get("text"), str):
-                    printed.update(_PRINTED.findall(str(element.get("text"))))
+                    printed.update(PLACEHOLDER.findall(str(element.get("text"))))
         for field in kind.fields:
             schema = kind.schema["properties"].get(field)
             values = field_values(schema) if isinstance(schema, Mapping) else None
@@ -276,7 +276,6 @@ def _enum_gaps(kinds: Mapping[str, KindDefinition], templates: Mapping[str, Temp
     return tuple(gaps)
 
 
-_PRINTED = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 
 
 def _written_schema(raw: object) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from generator.core.findings import Finding, did_you_mean, error
 from generator.core.location import Location
 from generator.datagame.cards import IMPLIED_FIELDS
 from generator.datagame.rules import field_values, impossible_values
-from generator.layout.engine import text_angle
+from generator.layout.engine import PLACEHOLDER, text_angle
 from generator.layout.icons import icon_refusals
 from generator.layout.richtext import colors_named, parse
 from generator.load.art import ArtProblem, art_info, resolve
@@ -40,7 +40,6 @@ from generator.rules.cel import (
 from generator.rules.celtree import compared_literals, estimate_cost
 from generator.schema.check import shown_value
 
-_PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 _ICON = re.compile(r"\{icon-([a-z0-9][a-z0-9-]*)\}")
 COLOR_PROPS = ("fill", "stroke", "color")
 _HEX = re.compile(r"#[0-9A-Fa-f]{6}")
@@ -117,7 +116,7 @@ def _check_color_placeholders(value: str, scope: TemplateScope) -> str | None:
     problems = _check_text(value, scope)
     if problems:
         return problems[0]
-    names = list(dict.fromkeys(_PLACEHOLDER.findall(value)))
+    names = list(dict.fromkeys(PLACEHOLDER.findall(value)))
     translated = [n for n in names if n in scope.translatable]
     if translated:
         return (f"colour '{value}' reads the translated field '{translated[0]}'; a colour "
@@ -143,7 +142,7 @@ def _check_text(text: str, scope: TemplateScope) -> list[str]:
     known = sorted(scope.fields | PAGE_VALUES)
     problems = [f"placeholder '{{{name}}}' names no field of the kinds drawn with this template"
                 f"{did_you_mean(name, known)}"
-                for name in _PLACEHOLDER.findall(text)
+                for name in PLACEHOLDER.findall(text)
                 if name not in scope.fields and name not in PAGE_VALUES]
     problems += [f"icon '{{icon-{name}}}': {''.join(missing_icon(name, scope.root, scope.icons))}"
                  for name in _ICON.findall(text) if name not in scope.icons]

@@ -45,7 +45,8 @@ from generator.model.template import PLAIN_NAME, Element, Template, TemplateErro
 Box = tuple[float, float, float, float]
 IconPainter = Callable[[float, float, float, str], list[Op]]  # x, baseline, size mm, color
 Widget = Callable[..., list[Op]]  # (values, box, options, ctx) -> ops
-_VALUE = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
+#: a ``{field}`` placeholder of a template text or source (group 1: the field's name)
+PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 ASCENT = 0.74  # cap-height-ish share of the font size above the baseline (PT Sans)
 
 
@@ -165,7 +166,7 @@ def substitute(text: str, values: Mapping[str, object]) -> str:
         value = values[name]
         return "" if value is None else str(value)
 
-    return _VALUE.sub(replace, text)
+    return PLACEHOLDER.sub(replace, text)
 
 
 def condition_holds(expression: str, values: Mapping[str, object],
@@ -436,7 +437,7 @@ class _TextSpec(Struct, frozen=True, gc=False):
 def _text_spec(element: Element) -> _TextSpec:
     props = element.props
     raw = str(props.get("text", ""))
-    single = _VALUE.fullmatch(raw)
+    single = PLACEHOLDER.fullmatch(raw)
     angle = text_angle(props.get("rotate", 0))
     _, _, w, h = element.box
     size = float(props.get("size", 8))  # type: ignore[arg-type]
@@ -447,7 +448,7 @@ def _text_spec(element: Element) -> _TextSpec:
         angle=angle, box=(0.0, 0.0, h, w) if angle else element.box,  # turned: along the height
         hyphenate=bool(props.get("hyphenate", True)),
         only_field=single.group(1) if single else None,
-        placeholders=tuple(dict.fromkeys(_VALUE.findall(raw))),
+        placeholders=tuple(dict.fromkeys(PLACEHOLDER.findall(raw))),
         field_name=str(props.get("field") or (single.group(1) if single else
                                               props.get("label", "text"))),
         align=str(props.get("align", "left")), valign=str(props.get("valign", "top")),
@@ -626,7 +627,7 @@ def _qr_element(element: Element, values: Mapping[str, object], ctx: FaceContext
     if not data:
         return
     if len(data.encode("utf-8")) > QR_MAX_BYTES:
-        single = _VALUE.fullmatch(raw)  # the card field it comes from, where there is one
+        single = PLACEHOLDER.fullmatch(raw)  # the card field it comes from, where there is one
         layout.problems.append(TextProblem(
             single.group(1) if single else "data", 0.0, 0.0, "qr", f"a QR code holds at most "
             f"{QR_MAX_BYTES} bytes; this data has {len(data.encode('utf-8'))}",
@@ -640,7 +641,7 @@ def _qr_element(element: Element, values: Mapping[str, object], ctx: FaceContext
 def art_roots(src: str, game_root: Path, card_root: Path | None) -> tuple[Path, ...]:
     """Where an image's file is looked for: a path that is one card field (``"{art}"``) in the
     card's own pack, then the game's; a path the template writes, in the game's pack."""
-    if card_root is not None and _VALUE.fullmatch(src):
+    if card_root is not None and PLACEHOLDER.fullmatch(src):
         return (card_root, game_root)
     return (game_root,)
 
