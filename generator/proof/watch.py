@@ -160,15 +160,6 @@ class _Handler(LocalHandler):
 
     server: _Server
 
-    def _send(self, status: int, kind: str, data: bytes, cache: str = "no-store") -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", kind)
-        self.send_header("Content-Length", str(len(data)))
-        self.send_header("Cache-Control", cache)
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(data)
-
     def do_HEAD(self) -> None:
         self.do_GET()
 
@@ -178,17 +169,17 @@ class _Handler(LocalHandler):
         if path in ("/", "/index.html"):
             with state.changed:
                 html = state.html
-            self._send(200, "text/html; charset=utf-8", html)
+            self.send_body(200, "text/html; charset=utf-8", html)
         elif path.startswith(f"/{PICTURES}/"):
             data = state.store.pictures.get(path[len(PICTURES) + 2:])
             if data is None:
-                self._send(404, "text/plain; charset=utf-8", b"no such picture\n")
+                self.send_body(404, "text/plain; charset=utf-8", b"no such picture\n")
             else:  # named by content: a name never changes what it shows
-                self._send(200, "image/png", data, "max-age=31536000, immutable")
+                self.send_body(200, "image/png", data, "max-age=31536000, immutable")
         elif path == "/__pnp/events":
             self._events(state)
         else:
-            self._send(404, "text/plain; charset=utf-8", b"not found\n")
+            self.send_body(404, "text/plain; charset=utf-8", b"not found\n")
 
     def _events(self, state: ProofState) -> None:
         """Server-Sent Events: ``building`` when a rebuild starts, ``version`` when it ends."""

@@ -30,7 +30,7 @@ import os
 import signal
 import socket
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -134,6 +134,20 @@ class LocalHandler(BaseHTTPRequestHandler):
     def end_headers(self) -> None:
         self.send_header("X-Content-Type-Options", "nosniff")  # every response, errors too
         super().end_headers()
+
+    def send_body(self, status: int, kind: str, data: bytes, cache: str = "no-store",
+                  headers: Iterable[tuple[str, str]] = ()) -> None:
+        """A whole answer: its status, type, length and caching, ``headers``, then ``data``
+        (left out for a HEAD request, which gets the headers a GET would)."""
+        self.send_response(status)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Cache-Control", cache)
+        for name, value in headers:
+            self.send_header(name, value)
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(data)
 
     def handle_one_request(self) -> None:
         self._responded = False

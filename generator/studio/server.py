@@ -102,20 +102,20 @@ class Handler(LocalHandler):
     server_version = "pnp-studio"
 
     def do_GET(self) -> None:
-        self._send(self.server.route(self._request("GET")), head_only=False)
+        self._send(self.server.route(self._request("GET")))
 
     def do_HEAD(self) -> None:
-        self._send(self.server.route(self._request("HEAD")), head_only=True)
+        self._send(self.server.route(self._request("HEAD")))
 
     def do_POST(self) -> None:
-        self._send(self.server.route(self._request("POST")), head_only=False)
+        self._send(self.server.route(self._request("POST")))
 
     def refuse(self, refused: Refused) -> None:
         """A refusal in the form its caller reads: JSON for the API, else text."""
         response = json_response({"status": "refused", "message": refused.reason},
                                  refused.status) if self.path.startswith("/api/") \
             else text_response(refused.reason, refused.status)
-        self._send(response, self.command == "HEAD")
+        self._send(response)
 
     def end_headers(self) -> None:
         for name, value in SECURITY_HEADERS:  # every response, refusals and errors too
@@ -163,20 +163,13 @@ class Handler(LocalHandler):
         except (UnicodeDecodeError, ValueError, RecursionError):
             raise Refused(HTTPStatus.BAD_REQUEST, "the body is not JSON") from None
 
-    def _send(self, response: Response, head_only: bool) -> None:
-        self.send_response(response.status)
-        self.send_header("Content-Type", response.kind)
-        self.send_header("Content-Length", str(len(response.data)))
-        self.send_header("Cache-Control", response.cache)
-        if response.kind.startswith("text/html"):
-            self.send_header("Content-Security-Policy", CONTENT_SECURITY)
-        for name, value in response.headers.items():
-            self.send_header(name, value)
+    def _send(self, response: Response) -> None:
+        headers = [("Content-Security-Policy", CONTENT_SECURITY)] \
+            if response.kind.startswith("text/html") else []
+        headers += response.headers.items()
         if self.close_connection:
-            self.send_header("Connection", "close")
-        self.end_headers()
-        if not head_only:
-            self.wfile.write(response.data)
+            headers.append(("Connection", "close"))
+        self.send_body(response.status, response.kind, response.data, response.cache, headers)
 
 
 class StudioServer(LocalServer):
