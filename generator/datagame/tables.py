@@ -175,6 +175,7 @@ def rows_to_document(file: str, rows: Iterable[Sequence[object]], schema: TableS
                      ) -> tuple[YamlDocument | None, list[Finding]]:
     """Header + rows -> a document ``{cards: [...]}`` with every cell located."""
     findings: list[Finding] = []
+    merged_reported: set[Location] = set()
     doc = YamlDocument(file=file, data=None)
     doc.values[()] = Location(file, 1, 1)
     iterator = iter(rows)
@@ -261,7 +262,8 @@ def rows_to_document(file: str, rows: Iterable[Sequence[object]], schema: TableS
                 continue
             where = Location(file, row_number, column)
             if isinstance(cell, CoveredCell):
-                where = _merged(file, cell, name, row_number, findings, card_id(cells, seen))
+                where = _merged(file, cell, name, row_number, findings, merged_reported,
+                                card_id(cells, seen))
             doc.values[(*path, name)] = where  # also for a refused cell: see schemacheck
             doc.keys[(*path, name)] = where
             if isinstance(cell, CoveredCell):
@@ -288,12 +290,13 @@ def rows_to_document(file: str, rows: Iterable[Sequence[object]], schema: TableS
 
 
 def _merged(file: str, cell: CoveredCell, name: str, row_number: int,
-            findings: list[Finding], card: str | None) -> Location:
+            findings: list[Finding], reported: set[Location], card: str | None) -> Location:
     """The merged cell that covers a card's cell: one finding at it (for all the cells it
-    covers), which is where the card's field is then said to be, so the card is not also said
-    to lack the field."""
+    covers; ``reported`` holds the merged cells told of), which is where the card's field is
+    then said to be, so the card is not also said to lack the field."""
     where = Location(file, *cell.anchor)
-    if not any(f.code == "merged-cells" and f.location == where for f in findings):
+    if where not in reported:
+        reported.add(where)
         findings.append(error(
             "merged-cells", f"cells {cell.ref} are merged: a merged cell's value belongs to "
             f"its first row and column only, so row {row_number} has no '{name}' (nor any "
@@ -308,9 +311,9 @@ def _covered(rows: list[list[object]], ranges: Iterable[tuple[tuple[int, int],
     """``rows`` with the cells that merged ranges cover (0-based corners, first and last)
     marked :class:`CoveredCell`; in the header row they stay empty (a merged header cell
     names its first column only, which the header check says)."""
+    width = max(map(len, rows), default=0)  # (a range may name the sheet's last column)
     for (top, left), (bottom, right) in ranges:
         ref = (f"{column_letter(left + 1)}{top + 1}:{column_letter(right + 1)}{bottom + 1}")
-        width = max(map(len, rows), default=0)  # (a range may name the sheet's last column)
         for row in range(top, min(bottom, len(rows) - 1) + 1):
             cells = rows[row]
             for column in range(left, min(right, width - 1) + 1):
