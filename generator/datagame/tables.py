@@ -587,7 +587,6 @@ def load_ods(raw: bytes, file: str, schema: TableSchema
     calamine reads the cells' values; the sheets' XML is first walked once for what calamine
     does not say (merged cells, error values, how far the values reach), so that an oversized
     sheet is refused before any grid is built."""
-    import zipfile
     from xml.etree.ElementTree import ParseError
 
     from python_calamine import CalamineError, CalamineWorkbook  # (when an .ods is read)
@@ -596,11 +595,12 @@ def load_ods(raw: bytes, file: str, schema: TableSchema
         _, problem = workbook_problem(raw, file)
         if problem is not None:
             return [], [problem]
-        with zipfile.ZipFile(io.BytesIO(raw)) as archive, archive.open("content.xml") as xml:
-            if b"<!DOCTYPE" in xml.read(4096):
-                raise ValueError("a document type declaration")
-        with zipfile.ZipFile(io.BytesIO(raw)) as archive, archive.open("content.xml") as xml:
-            sheets = _ods_sheets(xml)
+        with zipfile.ZipFile(io.BytesIO(raw)) as archive:
+            with archive.open("content.xml") as xml:
+                if b"<!DOCTYPE" in xml.read(4096):
+                    raise ValueError("a document type declaration")
+            with archive.open("content.xml") as xml:
+                sheets = _ods_sheets(xml)
         workbook = CalamineWorkbook.from_filelike(io.BytesIO(raw))
     except (OSError, zipfile.BadZipFile, zipfile.LargeZipFile, KeyError, ValueError,
             ParseError, CalamineError) as exc:
