@@ -21,12 +21,11 @@ reading a tenth more). ``PNP_CACHE_DIR=`` (empty) turns the cache off.
 
 from __future__ import annotations
 
-import hashlib
 import marshal
 from array import array
 from pathlib import Path
 
-from generator.cache.usercache import key_digest, read_entry, user_cache_folder, write_entry
+from generator.cache.usercache import entry_name, read_entry, user_cache_folder, write_entry
 from generator.core.findings import Finding
 from generator.load.yamldoc import NUMBERS, LoadProblem, YamlDocument, unpacked_document
 
@@ -40,7 +39,7 @@ _MAGIC = b"pnp-parsed 1\n"
 def load_yaml_text(file: str, text: str) -> tuple[YamlDocument | None, list[Finding]]:
     """:func:`generator.load.yamlsource.load_yaml_text`, from the cache where this text was read
     before; ``file`` is the name the document's locations carry."""
-    entry = _entry("located", text)
+    entry = _entry(text)
     if entry is not None:
         document = _document(read_entry(entry, _MAGIC), file)
         if document is not None:
@@ -68,14 +67,12 @@ def safe_load(text: str, file: str = "<pnp's own YAML>") -> object:
     raise LoadProblem(findings[0])
 
 
-def _entry(kind: str, text: str) -> Path | None:
+def _entry(text: str) -> Path | None:
+    """The entry of a file's text, named by the cache layer's one recipe (entry_name)."""
     folder = user_cache_folder(PARSED_FOLDER)
     if folder is None or len(text) > MAX_CACHED_CHARS:
         return None
-    digest = hashlib.sha256(_versions())
-    digest.update(kind.encode() + b"\0")
-    digest.update(text.encode("utf-8", "surrogatepass"))
-    return folder / f"{digest.hexdigest()[:40]}.{kind}"
+    return folder / entry_name(text.encode("utf-8", "surrogatepass"), suffix=".located")
 
 
 def _document_body(document: YamlDocument) -> bytes | None:
@@ -109,9 +106,3 @@ def _document(body: bytes | None, file: str) -> YamlDocument | None:
 def _paths(paths: object, numbers: array[int]) -> bool:
     return isinstance(paths, list) and len(numbers) == 2 * len(paths) \
         and all(isinstance(path, tuple) for path in paths)
-
-
-def _versions() -> bytes:
-    """The cache layer's one key recipe (generator.cache.usercache.key_recipe, by its digest):
-    Python, pnp's files and every installed library, PyYAML among them."""
-    return key_digest()
