@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from msgspec import Struct, field
+from msgspec import Struct, field, structs
 
 from generator.core.errors import UsageError
 from generator.core.findings import Finding, sort_key
@@ -254,5 +254,4 @@ class Session:
             if known is None:
                 known = self._localizers[locale] = localizer_for(loaded.card_set,
                                                                  loaded.game.name, locale)
-        return Localizer(known.game, known.locale, known.source_locale, known.catalog,
-                         problems=known.problems, labels=known.labels)
+        return structs.replace(known, missing=set())

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import polib
-from msgspec import Struct, field
+from msgspec import Struct, field, structs
 
 from generator.core.errors import FindingsError
 from generator.core.findings import Finding
@@ -174,8 +174,7 @@ class Fitting:
         base = self.session.localizer(self.locale)
         catalog = dict(base.catalog)
         catalog[(context, source)] = text
-        return Localizer(base.game, base.locale, base.source_locale, catalog,
-                         labels=base.labels, pack_sources=base.pack_sources)
+        return structs.replace(base, catalog=catalog)
 
     def _problems(self, card: Card, localizer: Localizer) -> dict[str, dict[str, float]]:
         """side -> {box name: mm over} of the card's faces laid out with ``localizer``."""

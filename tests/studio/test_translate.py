@@ -168,3 +168,22 @@ def test_the_cli_and_the_studio_list_the_same_messages(cwnb):
     catalog = polib.pofile(str(Path(cwnb.pack) / "locales" / "ru.po"))
     listed = {(e.context, e.source) for e in translate.read_catalogs(loaded, "ru").entries}
     assert listed == {(e.msgctxt, e.msgid) for e in catalog if not e.obsolete}
+
+
+def test_the_studio_localizer_keeps_what_the_catalogs_said() -> None:
+    """Each edit gets a fresh copy of the localizer read for the pack: every field of it, an
+    expansion's own language and the fuzzy entries included (the copy dropped them), with an
+    empty set of the messages found missing."""
+    from generator.pipeline.localecheck import localizer_for
+
+    session = Session(ROOT / "cards" / "cwnb",
+                      (ROOT / "tests" / "fixtures" / "cwnb-audit3-ru",), ())
+    loaded = session.current()
+    read = localizer_for(loaded.card_set, loaded.game.name, "en")
+    assert read.pack_sources  # the expansion is written in Russian
+    copy = session.localizer("en")
+    assert copy == read
+    assert (copy.pack_sources, copy.fuzzy, copy.places) == (read.pack_sources, read.fuzzy,
+                                                            read.places)
+    copy.missing.add(("x", "y"))
+    assert session.localizer("en").missing == set()
