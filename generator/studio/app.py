@@ -213,7 +213,7 @@ class Studio:
         html = pages.list_page(self.title(loaded), listed, kinds,
                                [f for f in findings if f.card is None
                                 or f.card not in loaded.sources],
-                               self.session.locales(), self.session.source_locale(),
+                               self.session.locales(loaded), self.session.source_locale(loaded),
                                self.token, several)
         return Response(200, "text/html; charset=utf-8", html.encode("utf-8"))
 
@@ -227,7 +227,7 @@ class Studio:
             return self.not_found(f"card '{card_id}' has the kind '{source.kind}', which this "
                                   "game does not have: fix it in its file")
         form = with_unknown_fields(form, source.data)
-        locales = self.session.locales()
+        locales = self.session.locales(loaded)
         chosen = locale if locale in locales else (locales[0] if locales else "")
         with self.session.lock:
             drawn = draw_card(self.session, loaded, self.pictures, source, source.data, chosen,
@@ -243,8 +243,8 @@ class Studio:
             [(f, drawn.fields.get(i)) for i, f in enumerate(drawn.findings)],
             ids[at - 1] if at > 0 else None, ids[at + 1] if at + 1 < len(ids) else None,
             locales, chosen, source.format)
-        html = pages.card_page(self.title(loaded), view, locales, self.session.source_locale(),
-                               self.token)
+        html = pages.card_page(self.title(loaded), view, locales,
+                               self.session.source_locale(loaded), self.token)
         return Response(200, "text/html; charset=utf-8", html.encode("utf-8"))
 
     def translate_page(self, locale: str) -> Response:
@@ -255,9 +255,9 @@ class Studio:
         if locale == manifest.source_locale:
             return self.not_found(f"{locale} is the pack's source language: its texts are the "
                                   "card files themselves (edit them on the cards' pages)")
-        if locale not in manifest.locales or locale not in self.session.locales():
+        if locale not in manifest.locales or locale not in self.session.locales(loaded):
             return self.not_found(f"this studio does not translate into '{locale}' (it "
-                                  f"offers: {', '.join(self.session.locales())})")
+                                  f"offers: {', '.join(self.session.locales(loaded))})")
         with self.session.lock:
             catalogs = translate.read_catalogs(loaded, locale)
             fitting = self.fitting(loaded, locale)
@@ -282,7 +282,7 @@ class Studio:
                                    {k: [f for f in v if f.code != "missing-translation"]
                                     for k, v in checks.items()}, hints, names,
                                    bool(loaded.card_set.expansions))
-        html = pages.translate_page(self.title(loaded), view, self.session.locales(),
+        html = pages.translate_page(self.title(loaded), view, self.session.locales(loaded),
                                     self.token)
         return Response(200, "text/html; charset=utf-8", html.encode("utf-8"))
 
@@ -300,8 +300,9 @@ class Studio:
         with self.session.lock:
             loaded, source, form = self._source(card_id)
             item = card_item(source, body.get("values"))
-            locale = str(body.get("locale") or self.session.locales()[0])
-            if locale not in self.session.locales():
+            offered = self.session.locales(loaded)
+            locale = str(body.get("locale") or offered[0])
+            if locale not in offered:
                 raise Refused(HTTPStatus.BAD_REQUEST, f"no language '{locale}' here")
             drawn = draw_card(self.session, loaded, self.pictures, source, item, locale,
                               form.order)
@@ -354,7 +355,7 @@ class Studio:
         bounded(text)
         with self.session.lock:
             loaded = self.session.loaded or self.session.current()
-            if locale not in self.session.locales() or loaded.card_set is None:
+            if locale not in self.session.locales(loaded) or loaded.card_set is None:
                 raise Refused(HTTPStatus.NOT_FOUND, f"no language '{locale}' here")
             entry = self._entry(loaded, locale, key)
             fits = self.fitting(loaded, locale).fits(entry, text)

@@ -229,18 +229,21 @@ class Session:
 
     # --- what the pages show ----------------------------------------------------------------
 
-    def locales(self) -> tuple[str, ...]:
+    def locales(self, loaded: Loaded | None = None) -> tuple[str, ...]:
         """The languages offered: those asked for on the command line, else every one of the
-        pack, the source first."""
-        loaded = self.current()
+        pack, the source first. ``loaded``: the reading a request already holds (else the pack
+        is looked at again, every file of it)."""
+        if loaded is None:
+            loaded = self.current()
         if loaded.card_set is None:
             return self.wanted_locales
         manifest = loaded.card_set.base.manifest
         chosen = self.wanted_locales or manifest.locales
         return tuple(sorted(chosen, key=lambda loc: loc != manifest.source_locale))
 
-    def source_locale(self) -> str | None:
-        loaded = self.current()
+    def source_locale(self, loaded: Loaded | None = None) -> str | None:
+        if loaded is None:
+            loaded = self.current()
         return loaded.card_set.base.manifest.source_locale if loaded.card_set else None
 
     def localizer(self, locale: str) -> Localizer:
