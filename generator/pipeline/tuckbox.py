@@ -32,13 +32,12 @@ from generator.layout.engine import FaceLayout, text_ops
 from generator.layout.engine import turned as turned_op
 from generator.layout.ops import Op, Rect
 from generator.layout.textfit import fit_text
-from generator.load.fonts import font_name
 from generator.model.cards import Card
 from generator.pipeline.prepare import Prepared, prepare
 
 if TYPE_CHECKING:
     from generator.model.deck import Deck
-from generator.render.pdf import OpPainter
+from generator.render.pdf import OpPainter, pnp_canvas
 from generator.runtime.outdir import atomic_folder
 
 INK = "#1a1a1a"
@@ -188,11 +187,7 @@ def _panel_ops(box: TuckBox, names: tuple[str, str | None]) -> list[Op]:
 
 def _write_pdf(path: Path, box: TuckBox, names: tuple[str, str | None],
                back: FaceLayout | None, title: str) -> None:
-    canvas = Canvas(str(path), pagesize=(box.page_w * mm, box.page_h * mm), invariant=1,
-                    pageCompression=1, initialFontName=font_name("regular"), initialFontSize=8)
-    canvas.setTitle(title)
-    canvas.setAuthor("pnp")
-    canvas.setCreator("pnp print-and-play generator")
+    canvas = pnp_canvas(str(path), title, (box.page_w, box.page_h))
     painter = OpPainter(canvas, box.page_h)
     if back is not None:
         _draw_art(canvas, box, "back", back)

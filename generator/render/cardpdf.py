@@ -27,11 +27,9 @@ from typing import BinaryIO
 
 from msgspec import Struct
 from reportlab.lib.units import mm
-from reportlab.pdfgen.canvas import Canvas
 
 from generator.layout.engine import FaceLayout
-from generator.load.fonts import font_name
-from generator.render.pdf import OpPainter
+from generator.render.pdf import OpPainter, pnp_canvas
 
 Box = tuple[float, float, float, float]  # x, y, width, height in mm, from the top-left corner
 
@@ -81,12 +79,8 @@ class CardPdf:
     def __init__(self, target: Path | BinaryIO, title: str, compress: bool = True) -> None:
         """``compress``: deflate the page and font streams (a picture drawn from the PDF at
         once and dropped need not: it is drawn sooner without)."""
-        self.canvas = Canvas(target if not isinstance(target, Path) else str(target),
-                             invariant=1, pageCompression=1 if compress else 0,
-                             initialFontName=font_name("regular"), initialFontSize=8)
-        self.canvas.setTitle(title)
-        self.canvas.setAuthor("pnp")
-        self.canvas.setCreator("pnp print-and-play generator")
+        self.canvas = pnp_canvas(target if not isinstance(target, Path) else str(target),
+                                 title, compress=compress)
         self.pages = 0
 
     def add_framed(self, face: FaceLayout, frame: CardFrame) -> None:

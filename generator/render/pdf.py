@@ -16,6 +16,7 @@ from collections.abc import Collection, Iterable, Iterator
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
+from typing import BinaryIO
 
 from reportlab import rl_config
 from reportlab.lib.colors import HexColor
@@ -93,6 +94,21 @@ def _compiled(op: Image, folder: Path | None = None) -> tuple[ArtKey, CompiledAr
     """The SVG art of ``op`` at its placed size: one form per SVG file, colours and placed size
     (strokes are made print-safe for that size); see generator.render.vectorart."""
     return compiled_art(op.path, op.color, op.recolor, op.w, op.h, folder)
+
+
+def pnp_canvas(target: str | BinaryIO, title: str, page_mm: tuple[float, float] | None = None,
+               compress: bool = True) -> Canvas:
+    """A canvas as pnp writes every PDF (sheets, card files, the tuck box): the same bytes for
+    the same drawing (``invariant``), streams deflated unless ``compress`` is off, PT Sans as
+    the initial font, and pnp as author and creator. ``page_mm``: the first page's size (else
+    the caller sets each page's)."""
+    size = {} if page_mm is None else {"pagesize": (page_mm[0] * mm, page_mm[1] * mm)}
+    canvas = Canvas(target, invariant=1, pageCompression=1 if compress else 0,
+                    initialFontName=font_name("regular"), initialFontSize=8, **size)
+    canvas.setTitle(title)
+    canvas.setAuthor("pnp")
+    canvas.setCreator("pnp print-and-play generator")
+    return canvas
 
 
 class OpPainter:
@@ -462,12 +478,7 @@ class SheetRenderer:
         self.bleed = bleed_mm
         #: faces this file places only once: drawn in place instead of as a form
         self.placed_once = placed_once
-        self.canvas = Canvas(str(path), pagesize=(paper_mm[0] * mm, paper_mm[1] * mm),
-                             invariant=1, pageCompression=1,
-                             initialFontName=font_name("regular"), initialFontSize=8)
-        self.canvas.setTitle(title)
-        self.canvas.setAuthor("pnp")
-        self.canvas.setCreator("pnp print-and-play generator")
+        self.canvas = pnp_canvas(str(path), title, paper_mm)
         self.form_names: dict[FaceKey, str] = {}
         self.vector_forms: dict[ArtKey, str] = {}
         #: clips and moves to each placed card, in the sheet's points (no frame to flip)
