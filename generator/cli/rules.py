@@ -18,12 +18,12 @@ from generator.cli.report import stop
 def rules(pack: Path, output_format: str) -> None:
     """List every rule PACK is checked against (code, scope, severity, cites, message)."""
     from generator.pipeline.pack import load_pack
-    from generator.rules.table import render_rows, rule_rows
+    from generator.rules.table import render_rows
 
     load = load_pack(pack)
     if load.game is None:
         stop(load.findings)
-    rows = rule_rows(load.game)
+    rows = load.game.rule_rows()
     if output_format == "json":
         echo(json.dumps({"game": load.game.name, "rules": [r.as_json() for r in rows]},
                         ensure_ascii=False, indent=2))

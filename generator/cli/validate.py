@@ -79,10 +79,8 @@ def validate(pack: Path, expansions: tuple[Path, ...], locales: tuple[str, ...],
                                     "copies": sum(c.count for c in cards),
                                     "missing_translations": missing_summary(findings)}))
     elif output_format == "sarif":
-        from generator.rules.table import rule_rows
-
         rules = {row.code: f"{row.message} ({row.cites})" if row.cites else row.message
-                 for row in rule_rows(result.game)} if result.game is not None else {}
+                 for row in result.game.rule_rows()} if result.game is not None else {}
         echo(render_sarif(findings, rules=rules, root=sarif_root))
     else:
         echo(_text_with_summary(findings, verbose))

@@ -10,8 +10,6 @@ from __future__ import annotations
 from msgspec import Struct
 from msgspec.structs import asdict
 
-from generator.model.game import Game
-
 
 class RuleRow(Struct, frozen=True, gc=False):
     code: str
@@ -24,10 +22,6 @@ class RuleRow(Struct, frozen=True, gc=False):
 
     def as_json(self) -> dict[str, object]:
         return asdict(self)
-
-
-def rule_rows(game: Game) -> list[RuleRow]:
-    return game.rule_rows()
 
 
 def render_rows(rows: list[RuleRow]) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from generator.games.gwas.tables import CLASS_GROUPS, Modifier, Procedure
-from generator.rules.textfacts import names, numbers
+from generator.rules.textfacts import names
 
 #: "label value": the value is a signed number, a "6+" threshold, a "4–6" range or a number
 _LINE = re.compile(r"^(.*\S)\s+([+\-\u2212\u00b1]?\d+(?:[+\u2013\-]\d*)?)$")
@@ -58,12 +58,6 @@ def modifier_lines(text: str) -> list[tuple[str, str]]:
 def plain_value(value: str) -> str:
     """A printed value in the tables' ASCII form: "−2" -> "-2", "4–6" -> "4-6"."""
     return value.translate(_DASHES).replace(" ", "")
-
-
-def numbers_in(text: str) -> list[int]:
-    """The numbers a text states, in digits or words, dice notations and rule numbers left
-    out, in order (:mod:`generator.rules.textfacts`)."""
-    return numbers(text)
 
 
 def _names(label: str, term: str) -> bool:

@@ -19,7 +19,6 @@ from generator.games.gwas.printed import (
     condition_problems,
     knows_locale,
     modifier_lines,
-    numbers_in,
     plain_value,
     row_named,
 )
@@ -33,7 +32,7 @@ from generator.games.gwas.tables import (
 )
 from generator.i18n.translations import printed_texts
 from generator.model.cards import CardSet
-from generator.rules.textfacts import bind, cited_rules
+from generator.rules.textfacts import bind, cited_rules, numbers
 
 REFERENCE = check("gwas-reference-missing", "set", W,
                   "003:228, 003:270, 003:284, 003:329, 004:21, 004:127",
@@ -154,7 +153,7 @@ def _facts(card: Reference, procedure: Procedure, locale: str | None, text: str,
 
 def _numbers(card: Reference, procedure: Procedure, locale: str | None, text: str,
              source: list[int], where: Location, language: str) -> Iterator[Finding]:
-    printed = numbers_in(text)
+    printed = numbers(text)
     if locale is None:
         bound = {n for b in bind(text, procedure.bound, language) if b.facts
                  for n in b.run.values}
@@ -198,7 +197,7 @@ def _reference(card_set: CardSet, card: Reference) -> Iterator[Finding]:
     for locale, text in printed_texts(card_set, card, "modifiers"):
         yield from _modifiers(card, procedure, locale, text, card.source.of("modifiers"),
                               source_locale)
-    source = numbers_in(card.text)
+    source = numbers(card.text)
     for locale, text in printed_texts(card_set, card, "text"):
         language = locale or source_locale
         yield from _numbers(card, procedure, locale, text, source, card.source.of("text"),
