@@ -14,7 +14,6 @@ shows its findings or its error on the page, and the server goes on watching.
 from __future__ import annotations
 
 import os
-import sys
 import threading
 import time
 from collections.abc import Callable, Collection, Sequence
@@ -32,6 +31,7 @@ from generator.load.packfiles import PackFolder, card_files
 from generator.proof.collect import BLEED_MM, Proof, collect
 from generator.proof.page import PICTURES, page_version, render_page
 from generator.proof.pictures import MemoryStore, render_pictures
+from generator.runtime.filecaches import forget_file_caches
 from generator.runtime.localserver import (
     HOST,
     LocalHandler,
@@ -41,29 +41,9 @@ from generator.runtime.localserver import (
 from generator.runtime.resources import builtin_templates_root
 
 KEEPALIVE_S = 15.0
-#: caches of pure computations (fonts, text fitting); every other cache of the package may hold
-#: a file's contents (templates, palettes, labels, glossaries) and is emptied before a rebuild
-_PURE_CACHES = frozenset({"generator.load.fonts", "generator.layout.textfit",
-                          "generator.render.pdf", "generator.runtime.resources",
-                          "generator.rules.cel", "generator.rules.celtree"})
 #: folders that never hold pack sources: build output, version control, editors' scratch
 _IGNORED_DIRS = frozenset({"output", "schemas", "__pycache__", "node_modules"})
 _SCRATCH_SUFFIXES = ("~", ".swp", ".swx", ".tmp", ".bak", ".pyc")
-
-
-def forget_file_caches() -> None:
-    """Empty every ``functools`` cache of the package that may hold what a file said."""
-    seen: set[int] = set()
-    for name, module in list(sys.modules.items()):
-        if not name.startswith("generator.") or module is None:
-            continue
-        for value in list(vars(module).values()):
-            clear = getattr(value, "cache_clear", None)
-            if (clear is None or id(value) in seen
-                    or getattr(value, "__module__", "") in _PURE_CACHES):
-                continue
-            seen.add(id(value))
-            clear()
 
 
 class Rebuild(Struct, frozen=True, gc=False):

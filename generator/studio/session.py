@@ -30,7 +30,7 @@ from generator.model.game import Game
 from generator.pipeline.localecheck import localizer_for
 from generator.pipeline.pack import card_files, card_suffixes
 from generator.pipeline.validate import validate
-from generator.proof.watch import forget_file_caches
+from generator.runtime.filecaches import forget_file_caches
 
 #: the card file formats the studio writes, by suffix
 FORMATS = {".yaml": "yaml", ".yml": "yaml", ".csv": "csv", ".xlsx": "xlsx"}
