@@ -200,8 +200,14 @@ def write_catalog(catalog: polib.POFile, path: Path) -> Path:
     return write_pack_catalog(path, format_catalog(catalog).encode("utf-8"))
 
 
-def _now() -> str:
+def po_date() -> str:
+    """Now, as a PO header writes its dates (creation and revision)."""
     return datetime.now(UTC).strftime("%Y-%m-%d %H:%M+0000")
+
+
+def catalog_path(pack: Pack, locale: str) -> Path:
+    """Where a pack keeps its catalog of ``locale``."""
+    return pack.root / "locales" / f"{locale}.po"
 
 
 def _template(pack: Pack, messages: Iterable[Message], previous: polib.POFile | None
@@ -211,7 +217,7 @@ def _template(pack: Pack, messages: Iterable[Message], previous: polib.POFile | 
     catalog = polib.POFile()
     for message in messages:
         catalog.append(_entry(message))
-    date = _now()
+    date = po_date()
     if previous is not None and [(e.msgctxt, e.msgid, e.occurrences, e.comment or "")
                                  for e in previous] == \
             [(e.msgctxt, e.msgid, e.occurrences, e.comment or "") for e in catalog]:
@@ -253,7 +259,7 @@ def _header(pack: Pack, locale: str, template: polib.POFile,
         "Project-Id-Version": template.metadata["Project-Id-Version"],
         "Report-Msgid-Bugs-To": "",
         "POT-Creation-Date": template.metadata["POT-Creation-Date"],
-        "PO-Revision-Date": _now(),
+        "PO-Revision-Date": po_date(),
         "Last-Translator": "",
         "Language-Team": language_name(locale) or locale,
         "Language": locale,
@@ -330,7 +336,7 @@ def updated_catalogs(pack: Pack, messages: list[Message], locales: Iterable[str]
     pot = pack.root / "locales" / POT_NAME
     template = _template(pack, messages, _existing(pot))
     chosen = list(locales) if locales is not None else target_locales(pack)
-    paths = {locale: pack.root / "locales" / f"{locale}.po" for locale in chosen}
+    paths = {locale: catalog_path(pack, locale) for locale in chosen}
     existing = {locale: _existing(path) for locale, path in paths.items()}
     made: dict[Path, polib.POFile] = {}
     for locale, path in paths.items():

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -24,12 +23,14 @@ from generator.core.errors import FindingsError
 from generator.core.findings import Finding
 from generator.core.location import Location, display_path
 from generator.i18n.catalogs import (
+    catalog_path,
+    po_date,
     read_catalog,
     translated_messages,
     updated_catalogs,
-    write_catalog,
 )
 from generator.i18n.localize import LABEL_CONTEXT, Localizer
+from generator.i18n.pofiles import write_pack_catalog
 from generator.i18n.poformat import format_catalog
 from generator.layout.faces import lay_out_cards
 from generator.model.cards import Card, CardSet, Pack
@@ -103,10 +104,6 @@ class Catalogs(Struct):
                 "missing": len(self.entries) - done - fuzzy}
 
 
-def po_path(pack: Pack, locale: str) -> Path:
-    return pack.root / "locales" / f"{locale}.po"
-
-
 def _card_of(context: str, pack: Pack) -> str | None:
     card_id = context.rpartition(".")[0]
     return card_id if any(c.id == card_id for c in pack.cards) else None
@@ -120,7 +117,7 @@ def read_catalogs(loaded: Loaded, locale: str) -> Catalogs:
     problems: dict[str, list[Finding]] = {}
     for pack in loaded.card_set.packs:
         name = pack.manifest.pack
-        path = po_path(pack, locale)
+        path = catalog_path(pack, locale)
         known: dict[tuple[str, str], polib.POEntry] = {}
         versions[name] = ""
         if path.exists():
@@ -323,10 +320,6 @@ class Edit(Struct, frozen=True):
     was_fuzzy: bool
 
 
-def _now() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%d %H:%M+0000")
-
-
 def save_translations(session: Session, locale: str, edits: Sequence[Edit],
                       versions: Mapping[str, str], force: bool = False) -> dict[str, Any]:
     """Write the edited translations into each pack's ``locales/<locale>.po``: the catalog is
@@ -347,7 +340,7 @@ def save_translations(session: Session, locale: str, edits: Sequence[Edit],
             pack = packs.get(name)
             if pack is None:
                 return {"status": "refused", "message": f"pack '{name}' is not loaded"}
-            path = po_path(pack, locale)
+            path = catalog_path(pack, locale)
             disk = file_version(path.read_bytes()) if path.exists() else ""
             try:
                 catalogs = updated_catalogs(pack, translated_messages(pack), [locale])
@@ -373,21 +366,23 @@ def save_translations(session: Session, locale: str, edits: Sequence[Edit],
                                       "mine": edit.translation})
                     continue
                 _set(entry, edit)
-            catalog.metadata["PO-Revision-Date"] = _now()
+            catalog.metadata["PO-Revision-Date"] = po_date()
             prepared[path] = catalog
         if conflicts:
             return {"status": "conflict", "conflicts": conflicts, "message": (
                 "the catalog was changed on disk since this page was loaded, in the "
                 "translations you edited")}
         written = []
+        texts = {}
         for path, catalog in prepared.items():
-            check = polib.pofile(format_catalog(catalog))  # what polib (and pnp) reads back
+            texts[path] = format_catalog(catalog)  # written as pnp i18n update writes it
+            check = polib.pofile(texts[path])  # what polib (and pnp) reads back
             if len([e for e in check if not e.obsolete]) != len(
                     [e for e in catalog if not e.obsolete]):
                 return {"status": "refused", "message": f"{display_path(path)}: the catalog "
                         "would not read back whole; nothing written"}
-        for path, catalog in prepared.items():
-            write_catalog(catalog, path)
+        for path, text in texts.items():
+            write_pack_catalog(path, text.encode("utf-8"))
             written.append(display_path(path))
         session.reload()
         return {"status": "saved", "message": "saved " + ", ".join(written)
@@ -408,6 +403,6 @@ def _set(entry: polib.POEntry, edit: Edit) -> None:
 def _versions(session: Session, locale: str) -> dict[str, str]:
     loaded = session.current()
     assert loaded.card_set is not None
-    return {p.manifest.pack: (file_version(po_path(p, locale).read_bytes())
-                              if po_path(p, locale).exists() else "")
+    return {p.manifest.pack: (file_version(catalog_path(p, locale).read_bytes())
+                              if catalog_path(p, locale).exists() else "")
             for p in loaded.card_set.packs}
