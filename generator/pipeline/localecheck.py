@@ -111,7 +111,7 @@ class _Message:
         self.where = localizer.places.get(key, written)
 
 
-class _Checks:
+class MessageChecks:
     """What the message checks of one locale share: the locale, strictness, and the names of
     the set's cards in the source language and in this locale."""
 
@@ -181,11 +181,15 @@ class _Checks:
 def entry_findings(card_set: CardSet, localizer: Localizer, source: str,
                    translated: str | None, where: Location, card: str | None, what: str,
                    source_locale: str, glossary: Terms, fuzzy: bool = False,
-                   strict: bool = False) -> list[Finding]:
+                   strict: bool = False, checks: MessageChecks | None = None) -> list[Finding]:
     """What validate says of one message whose translation is ``translated``, where it stands
-    (the studio checks an entry as it is typed, with the checks validate makes)."""
+    (the studio checks an entry as it is typed, with the checks validate makes). ``checks``:
+    those of ``card_set`` and ``localizer`` made for other entries before (their index of the
+    cards' names is made once)."""
     message = _Message.typed(source, translated, where, what, card, fuzzy)
-    return _Checks(card_set, localizer, strict).message(message, source_locale, glossary)
+    if checks is None:
+        checks = MessageChecks(card_set, localizer, strict)
+    return checks.message(message, source_locale, glossary)
 
 
 class _CardNames:
@@ -327,7 +331,7 @@ def check_locale(card_set: CardSet, game: Game, locale: str, strict: bool = Fals
     localizer = localizer or localizer_for(card_set, game.name, locale)
     findings: list[Finding] = list(localizer.problems)
     styles = game.text_styles
-    checks = _Checks(card_set, localizer, strict)
+    checks = MessageChecks(card_set, localizer, strict)
     base = card_set.base
     labels_translated = not localizer.is_source and locale in base.manifest.locales
     for pack in card_set.packs:
@@ -362,7 +366,7 @@ def check_locale(card_set: CardSet, game: Game, locale: str, strict: bool = Fals
     return findings
 
 
-def _label_findings(game: Game, checks: _Checks, base: Pack, styles: tuple[str, ...]
+def _label_findings(game: Game, checks: MessageChecks, base: Pack, styles: tuple[str, ...]
                     ) -> list[Finding]:
     """The game's template labels in the locale (the base pack's catalog translates them)."""
     # imported here: the source locale has no catalog (its build never loads polib)

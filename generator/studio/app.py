@@ -24,6 +24,7 @@ from generator.layout.faces import lay_out_cards
 from generator.load.packfiles import PackFolder
 from generator.load.parsecache import load_yaml_text
 from generator.model.template import TemplateError
+from generator.pipeline.localecheck import MessageChecks
 from generator.proof.collect import BLEED_MM
 from generator.runtime.localserver import HOST, Refused, serving, wait_for_interrupt
 from generator.schema.check import load_schema
@@ -264,8 +265,9 @@ class Studio:
             fits = {entry.key: fitting.fits(entry, entry.translation)
                     for entry in catalogs.entries}
             localizer = self.session.localizer(locale)
+            shared = MessageChecks(loaded.card_set, localizer, False)
             checks = {entry.key: translate.entry_checks(loaded, entry, entry.translation,
-                                                        locale, localizer)
+                                                        locale, localizer, shared)
                       for entry in catalogs.entries if entry.translation}
             hints: dict[str, list[dict[str, Any]]] = {}
             notes: dict[str, dict[str, str]] = {}

@@ -36,6 +36,7 @@ from generator.layout.faces import lay_out_cards
 from generator.model.cards import Card, CardSet, Pack
 from generator.model.template import TemplateError
 from generator.pipeline.localecheck import (
+    MessageChecks,
     Terms,
     entry_findings,
     glyph_findings,
@@ -292,7 +293,7 @@ def glossary_notes(loaded: Loaded, pack_name: str) -> dict[str, str]:
 
 
 def entry_checks(loaded: Loaded, entry: Entry, text: str, locale: str,
-                 localizer: Localizer) -> list[Finding]:
+                 localizer: Localizer, checks: MessageChecks | None = None) -> list[Finding]:
     """What ``pnp validate --locale`` says of this translation, by the checks validate makes
     (generator.pipeline.localecheck): missing, icons and placeholders, rich-text tags,
     numbers and comparisons, other cards' names, glossary terms, and glyphs the fonts lack."""
@@ -302,7 +303,7 @@ def entry_checks(loaded: Loaded, entry: Entry, text: str, locale: str,
     pack = next(p for p in loaded.card_set.packs if p.manifest.pack == entry.pack)
     found = entry_findings(loaded.card_set, localizer, entry.source, text or None, where,
                            entry.card, what, pack.manifest.source_locale,
-                           glossary_for(loaded, entry.pack, locale))
+                           glossary_for(loaded, entry.pack, locale), checks=checks)
     if text:
         found += glyph_findings(text, where, entry.card, locale, what, loaded.game.text_styles)
     return found
