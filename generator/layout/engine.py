@@ -465,15 +465,15 @@ def _text_element(element: Element, values: Mapping[str, object], ctx: FaceConte
         spec = _text_spec(element)
         remember(memo, id(element), spec)
     assert isinstance(spec, _TextSpec)
-    if ctx.printed:
-        values = {**values, **ctx.printed}
+    # the text shows what the fields print (their labels); its colour, the fields' own values
+    shown = {**values, **ctx.printed} if ctx.printed else values
     if spec.label is not None:
         content = ctx.label(spec.label)
     elif spec.only_field is not None:  # as substitute: None prints nothing, absent stays
-        value = values.get(spec.only_field, spec.raw)
+        value = shown.get(spec.only_field, spec.raw)
         content = "" if value is None else str(value)
     else:
-        content = substitute(spec.raw, values) if "{" in spec.raw else spec.raw
+        content = substitute(spec.raw, shown) if "{" in spec.raw else spec.raw
     if spec.upper:
         content = content.upper()
     if not content.strip():

@@ -207,3 +207,19 @@ def test_x_labels_must_name_the_fields_values(tmp_path: Path) -> None:
     assert code == 1 and [where(f) for f in found] == [
         ("error", "bad-kind-schema", "game.yaml", *place(game, "corvete"))]
     assert "did you mean 'corvette'?" in found[0]["message"]
+
+
+@pytest.mark.parametrize(("locale", "word"), [("en", "ROCKS"), ("de", "FELSEN")])
+def test_a_text_coloured_by_an_enum_field_keeps_the_colour_while_printing_its_label(
+        tmp_path: Path, locale: str, word: str) -> None:
+    """Rockpool's tag line prints ``{habitat}`` as its x-label in the habitat's colour
+    (``color: "{habitat}"``): the colour is the field's own value (``rocks``), the text its
+    label. The label was taken for the colour too, which the palette does not know: black."""
+    out = tmp_path / "out"
+    result = run_pnp("build", str(ROOT / "cards" / "rockpool"), "--locale", locale,
+                     "--out", str(out), "--duplex", "none")
+    assert result.returncode == 0, result.stderr
+    rocks = (0xa5 / 255, 0x56 / 255, 0x2f / 255)  # cards/rockpool/game.yaml, palette: rocks
+    with open_pdf(out / "rockpool" / locale / "a4" / "fronts.pdf") as pages:
+        printed = [w for w in pages[0].words() if w.text == word]
+    assert printed and all(w.fill == pytest.approx(rocks, abs=0.002) for w in printed)
