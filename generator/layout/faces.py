@@ -59,26 +59,27 @@ def _report(layout: FaceLayout, card: Card, localizer: Localizer, side: str,
     templates already (pnp validate, without a locale), so they are not reported twice."""
     findings = result.findings
     for problem in layout.problems:
-        # a translated text that does not fit is fixed in the catalog: the finding points there
+        if problem.kind == "unknown-icon" and icons_checked:
+            continue  # no finding here, so nothing to count repeats on
         names = problem.names
-        what, translated_at = localizer.printed_from_all(card, names)
-        location = translated_at or card.source.of(problem.field)
         # a label (or a field printed as a translated label, like an action's category) fails
         # alike on every card that shows it: one finding, counting the other cards; so does
         # a text of labels and fields that are not translated (a ship's type code and name)
-        if _labels_decide(names, card):
-            once: tuple[object, ...] = (side, names, problem.kind)
+        once: tuple[object, ...]
+        if problem.kind in ("markup", "qr"):
+            once = (side, names, problem.kind, problem.detail)
+        elif _labels_decide(names, card):
+            once = (side, names, problem.kind)
         else:
             once = (side, names, problem.kind, problem.detail,
                     round(problem.overflow_mm, 1), problem.size_pt)
-        if problem.kind == "unknown-icon" and icons_checked:
-            continue  # no finding here, so nothing to count repeats on
-        if problem.kind in ("markup", "qr"):
-            once = (side, names, problem.kind, problem.detail)
         if once in result.reported:
             result.reported[once][1] += 1
             continue
         result.reported[once] = [len(findings), 0]
+        # a translated text that does not fit is fixed in the catalog: the finding points there
+        what, translated_at = localizer.printed_from_all(card, names)
+        location = translated_at or card.source.of(problem.field)
         if problem.kind == "unknown-icon":
             findings.append(error("unknown-icon", f"'{{{problem.detail}}}' in {what} "
                                   "is not an icon this game draws", location, card.id,
