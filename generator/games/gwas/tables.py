@@ -159,8 +159,7 @@ class Procedure(Struct, frozen=True):
 
 def _row(key: str, what: str, value: str, seed: str, ru: tuple[str, ...],
          en: tuple[str, ...], **condition: object) -> Modifier:
-    return Modifier(key, what, value, seed, MappingProxyType({"ru": ru, "en": en}),
-                    **condition)  # type: ignore[arg-type]
+    return Modifier(key, what, value, seed, _words(ru, en), **condition)  # type: ignore[arg-type]
 
 
 def _words(ru: tuple[str, ...], en: tuple[str, ...]) -> Mapping[str, tuple[str, ...]]:
