@@ -30,7 +30,7 @@ from msgspec import Struct, field
 
 from generator.core.findings import Finding, Severity
 from generator.core.location import display_path
-from generator.datagame.tables import TableSchema, load_table
+from generator.datagame.tables import TableSchema, csv_delimiter, load_table
 from generator.load.packfiles import PackFile, PackFolder
 from generator.load.parsecache import load_yaml_text
 from generator.load.yamldoc import LoadProblem, YamlDocument, decode_utf8
@@ -165,14 +165,6 @@ def _encoded(text: str, bom: bool) -> bytes:
     return (_BOM if bom else b"") + text.encode("utf-8")
 
 
-def _column_of(state: FileState, name: str) -> int | None:
-    """The 1-based column a table's header names ``name`` in."""
-    if state.file.suffix == ".csv":
-        names = tableedit.header(state.raw.decode("utf-8-sig", "replace"))
-        return names.index(name) + 1 if name in names else None
-    return None
-
-
 def _xlsx_header(raw: bytes, sheet: str) -> list[str]:
     from openpyxl import load_workbook  # (when a workbook is edited: most packs have none)
 
@@ -202,16 +194,18 @@ def edited_bytes(state: FileState, source: CardSource, card_id: str, changes: Ma
     if suffix == ".csv":
         text = state.raw.decode("utf-8-sig")
         bom = state.raw.startswith(_BOM)
+        delimiter = csv_delimiter(text)
+        names = tableedit.header(text, delimiter)
         columns: dict[int, Any] = {}
         for name, value in changes.items():
-            column = _column_of(state, name)
+            column = names.index(name) + 1 if name in names else None
             if column is None:
                 if value is ABSENT:
                     continue
                 raise EditRefused(f"{state.file.display} has no column '{name}'; add the column "
                                   "to the table first")
             columns[column] = value
-        return _encoded(tableedit.edit_csv(text, row, columns), bom)
+        return _encoded(tableedit.edit_csv(text, row, columns, delimiter), bom)
     assert source.sheet is not None
     names = _xlsx_header(state.raw, source.sheet)
     edits: dict[tuple[int, int], Any] = {}
@@ -452,11 +446,12 @@ def _inserted(state: FileState, anchor: CardSource, item: Mapping[str, Any], cop
     row = doc.where(("cards", index)).line
     if suffix == ".csv":
         text = state.raw.decode("utf-8-sig")
-        names = tableedit.header(text)
+        delimiter = csv_delimiter(text)
+        names = tableedit.header(text, delimiter)
         unknown = [name for name in item if name not in names]
         if unknown:
             raise EditRefused(f"the table has no column '{unknown[0]}'")
-        old = tableedit.csv_row_cells(text, row) if copy else []
+        old = tableedit.csv_row_cells(text, row, delimiter) if copy else []
         cells = []
         for column, name in enumerate(names):
             raw_old = old[column] if column < len(old) else ""
@@ -464,11 +459,12 @@ def _inserted(state: FileState, anchor: CardSource, item: Mapping[str, Any], cop
                     and same_value(found[2][name], item[name]):
                 cells.append(raw_old)  # the copied cell as it is written
             elif name in item:
-                cells.append(tableedit.quoted_cell(tableedit.cell_value_text(item[name])))
+                cells.append(tableedit.quoted_cell(tableedit.cell_value_text(item[name]),
+                                                   delimiter))
             else:
                 cells.append("")
         after = row if copy else _last_row_of_kind(state, anchor)
-        return _encoded(tableedit.insert_csv_row(text, after, cells),
+        return _encoded(tableedit.insert_csv_row(text, after, cells, delimiter),
                         state.raw.startswith(_BOM))
     assert anchor.sheet is not None
     names = _xlsx_header(state.raw, anchor.sheet)

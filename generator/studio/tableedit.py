@@ -33,9 +33,10 @@ _LOST_PARTS = (("xl/charts/", "charts"), ("xl/drawings/", "pictures or shapes"),
 
 # --- CSV ------------------------------------------------------------------------------------
 
-def records(text: str) -> list[tuple[int, int, int]]:
+def records(text: str, delimiter: str = ",") -> list[tuple[int, int, int]]:
     """Each record of a CSV text as (start, end of its cells, end with its line break), read as
-    the csv module reads: a line break inside a quoted cell belongs to the cell."""
+    the csv module reads: a line break inside a quoted cell belongs to the cell. ``delimiter``:
+    what separates the cells (the table reader's guess for the file: csv_delimiter)."""
     found: list[tuple[int, int, int]] = []
     start = index = 0
     length = len(text)
@@ -63,14 +64,14 @@ def records(text: str) -> list[tuple[int, int, int]]:
             start = index
             at_cell_start = True
             continue
-        at_cell_start = char == ","
+        at_cell_start = char == delimiter
         index += 1
     if start < length:
         found.append((start, length, length))
     return found
 
 
-def cells(record: str) -> list[tuple[int, int]]:
+def cells(record: str, delimiter: str = ",") -> list[tuple[int, int]]:
     """The spans of a record's raw cells (quotes included)."""
     spans: list[tuple[int, int]] = []
     start = index = 0
@@ -86,7 +87,7 @@ def cells(record: str) -> list[tuple[int, int]]:
                 quoted = False
         elif char == '"' and at_cell_start:
             quoted = True
-        elif char == ",":
+        elif char == delimiter:
             spans.append((start, index))
             start = index + 1
             at_cell_start = True
@@ -121,33 +122,34 @@ def cell_value_text(value: object, old: str = "") -> str:
     return str(value)
 
 
-def quoted_cell(text: str) -> str:
-    """CSV's minimal quoting: only a cell holding a comma, a quote or a line break."""
-    if any(ch in text for ch in ',"\r\n'):
+def quoted_cell(text: str, delimiter: str = ",") -> str:
+    """CSV's minimal quoting: only a cell holding the delimiter, a quote or a line break."""
+    if any(ch in text for ch in f'{delimiter}"\r\n'):
         return '"' + text.replace('"', '""') + '"'
     return text
 
 
-def edit_csv(text: str, row: int, changes: Mapping[int, object]) -> str:
+def edit_csv(text: str, row: int, changes: Mapping[int, object], delimiter: str = ",") -> str:
     """``text`` with the cells of spreadsheet row ``row`` (the header is row 1) at the given
     1-based columns replaced (``ABSENT`` empties a cell)."""
-    found = records(text)
+    found = records(text, delimiter)
     if not 1 <= row <= len(found):
         raise EditRefused(f"row {row} is not in the table any more")
     start, end, _ = found[row - 1]
     record = text[start:end]
-    spans = cells(record)
+    spans = cells(record, delimiter)
     pieces = [record[a:b] for a, b in spans]
     for column, value in sorted(changes.items()):
         if column > len(pieces):
             raise EditRefused(f"row {row} has no column {column_letter(column)}")
         old = _unquoted(pieces[column - 1])
-        pieces[column - 1] = "" if value is ABSENT else quoted_cell(cell_value_text(value, old))
-    return text[:start] + ",".join(pieces) + text[end:]
+        pieces[column - 1] = "" if value is ABSENT else quoted_cell(cell_value_text(value, old),
+                                                                    delimiter)
+    return text[:start] + delimiter.join(pieces) + text[end:]
 
 
-def csv_newline(text: str) -> str:
-    found = records(text)
+def csv_newline(text: str, delimiter: str = ",") -> str:
+    found = records(text, delimiter)
     if found:
         _, end, after = found[0]
         if after > end:
@@ -155,11 +157,11 @@ def csv_newline(text: str) -> str:
     return "\n"
 
 
-def insert_csv_row(text: str, after_row: int, values: Sequence[str]) -> str:
+def insert_csv_row(text: str, after_row: int, values: Sequence[str], delimiter: str = ",") -> str:
     """``text`` with a new record of already written cell texts after row ``after_row``."""
-    found = records(text)
-    newline = csv_newline(text)
-    record = ",".join(values)
+    found = records(text, delimiter)
+    newline = csv_newline(text, delimiter)
+    record = delimiter.join(values)
     if after_row >= len(found):
         if text and not text.endswith(("\n", "\r")):
             return text + newline + record + newline
@@ -170,22 +172,22 @@ def insert_csv_row(text: str, after_row: int, values: Sequence[str]) -> str:
     return text[:after] + record + newline + text[after:]
 
 
-def csv_row_cells(text: str, row: int) -> list[str]:
+def csv_row_cells(text: str, row: int, delimiter: str = ",") -> list[str]:
     """The raw cell texts (quotes included) of row ``row``."""
-    found = records(text)
+    found = records(text, delimiter)
     start, end, _ = found[row - 1]
     record = text[start:end]
-    return [record[a:b] for a, b in cells(record)]
+    return [record[a:b] for a, b in cells(record, delimiter)]
 
 
-def header(text: str) -> list[str]:
+def header(text: str, delimiter: str = ",") -> list[str]:
     """The field names of row 1."""
-    found = records(text)
+    found = records(text, delimiter)
     if not found:
         return []
     start, end, _ = found[0]
     record = text[start:end]
-    return [_unquoted(record[a:b]).strip() for a, b in cells(record)]
+    return [_unquoted(record[a:b]).strip() for a, b in cells(record, delimiter)]
 
 
 # --- XLSX -----------------------------------------------------------------------------------
@@ -282,8 +284,8 @@ def last_row(raw: bytes, sheet: str) -> int:
     return max(rows, default=1)
 
 
-def iter_rows(text: str) -> Iterator[list[str]]:
+def iter_rows(text: str, delimiter: str = ",") -> Iterator[list[str]]:
     """Every record's unquoted cells (for tests and for finding a row by its id)."""
-    for start, end, _ in records(text):
+    for start, end, _ in records(text, delimiter):
         record = text[start:end]
-        yield [_unquoted(record[a:b]) for a, b in cells(record)] if record else []
+        yield [_unquoted(record[a:b]) for a, b in cells(record, delimiter)] if record else []

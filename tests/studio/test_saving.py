@@ -191,6 +191,37 @@ def test_csv_cells_and_rows(tmp_path):
     assert rows[at + 1].startswith("gulls-2,tide,More Gulls,")
 
 
+def test_a_semicolon_table_is_edited_in_its_own_delimiter(tmp_path):
+    """pnp reads a CSV separated by semicolons (as a spreadsheet saves it where the comma is
+    the decimal mark); a save writes its cells with semicolons too (it was refused: the whole
+    row read as one cell, with "no column")."""
+    import csv
+
+    pack = _copy(tmp_path, ROOT / "cards" / "rockpool")
+    tides = pack / "tides.csv"
+    rows = list(csv.reader(io.StringIO(tides.read_text(encoding="utf-8"))))
+    written = io.StringIO()
+    csv.writer(written, delimiter=";", lineterminator="\n").writerows(rows)
+    tides.write_text(written.getvalue(), encoding="utf-8")
+    session = Session(pack, (), ())
+    before = tides.read_text(encoding="utf-8")
+    outcome = _save(session, "gulls", text="Gulls; everywhere.", shift=1, habitat="rocks")
+    assert outcome.status == "saved", outcome.as_json()
+    assert _diff(before, tides.read_text(encoding="utf-8")) == [
+        "-gulls;tide;Gulls on the Rocks;low;neap;last-quarter;;;Before the first turn, "
+        "discard every {icon-rocks} creature from the Shore, then refill it.;"
+        "art/moon-last-quarter.svg\n",
+        '+gulls;tide;Gulls on the Rocks;low;neap;last-quarter;rocks;1;"Gulls; everywhere.";'
+        "art/moon-last-quarter.svg\n"]
+    source = session.current().sources["gulls"]
+    assert (source.data["text"], source.data["shift"]) == ("Gulls; everywhere.", 1)
+    copy = saving.add_card(session, _form(session, "tide"), "tide", "gulls-2",
+                           copy_of="gulls", values={**source.data, "name": "More Gulls"},
+                           original=dict(source.data))
+    assert copy.status == "saved", copy.as_json()
+    assert session.current().sources["gulls-2"].data["name"] == "More Gulls"
+
+
 def test_xlsx_cells(tmp_path):
     pack = _copy(tmp_path, ROOT / "tests" / "fixtures" / "emberfall")
     session = Session(pack, (), ())
