@@ -43,7 +43,7 @@ from pathlib import Path
 
 from generator import __version__
 from generator.core.errors import MissingResource
-from generator.runtime.readflags import READ_FLAGS
+from generator.runtime.readflags import READ_FLAGS, read_at_most
 from generator.runtime.resources import builtin_templates_root
 
 #: the switch: the folder of every cache, or empty for no cache at all
@@ -196,13 +196,9 @@ def read_regular(path: Path, max_bytes: int) -> tuple[bytes, os.stat_result]:
         if (not stat.S_ISREG(info.st_mode) or info.st_size > max_bytes
                 or (info.st_dev, info.st_ino) != (before.st_dev, before.st_ino)):
             raise OSError(f"{path}: changed while opened")
-        chunks, left = [], info.st_size + 1  # one byte more: a file that grew is noticed
-        while left > 0 and (chunk := os.read(fd, min(left, 1 << 24))):
-            chunks.append(chunk)
-            left -= len(chunk)
+        data = read_at_most(fd, max_bytes)
     finally:
         os.close(fd)
-    data = b"".join(chunks)
     if len(data) > max_bytes:
         raise OSError(f"{path}: larger than {max_bytes} bytes")
     return data, info

@@ -32,7 +32,7 @@ from generator.core.limits import FILE_BYTES, MAX_PACK_ENTRIES
 from generator.core.location import Location, display_path
 from generator.load.parsecache import load_yaml_text
 from generator.load.yamldoc import LoadProblem, YamlDocument, decode_utf8
-from generator.runtime.readflags import READ_FLAGS
+from generator.runtime.readflags import READ_FLAGS, read_at_most
 
 #: suffixes of the files pnp reads from a pack; a broken entry with another suffix is not ours
 READ_SUFFIXES = frozenset({".yaml", ".yml", ".po", ".pot", ".csv", ".xlsx", ".ods", ".png",
@@ -297,17 +297,10 @@ def read_named_file(path: Path, kind: str) -> tuple[bytes | None, Refusal | None
             return None, _not_regular(info.st_mode)
         if info.st_size > limit:
             return None, _too_large(info.st_size, limit, kind)
-        chunks: list[bytes] = []
-        total = 0
-        while True:
-            chunk = os.read(fd, min(_READ_CHUNK, limit + 1 - total))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-            if total > limit:  # the file grew while we read it
-                return None, _too_large(total, limit, kind)
-        return b"".join(chunks), None
+        data = read_at_most(fd, limit, _READ_CHUNK)
+        if len(data) > limit:  # the file grew while we read it
+            return None, _too_large(len(data), limit, kind)
+        return data, None
     except OSError as exc:
         return None, _cannot_read(exc)
     finally:

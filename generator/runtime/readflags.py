@@ -26,3 +26,14 @@ def read_flags(system: ModuleType = os) -> int:
 
 
 READ_FLAGS = read_flags()
+
+
+def read_at_most(fd: int, limit: int, chunk: int = 1 << 24) -> bytes:
+    """The bytes of the open file ``fd``, but never more than ``limit + 1``: a result longer
+    than ``limit`` tells a file that is, or grew while it was read, over its limit."""
+    chunks: list[bytes] = []
+    left = limit + 1
+    while left > 0 and (data := os.read(fd, min(left, chunk))):
+        chunks.append(data)
+        left -= len(data)
+    return b"".join(chunks)
